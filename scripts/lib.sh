@@ -1,0 +1,26 @@
+# shellcheck shell=sh
+# Shared settings for the host scripts; sourced, never run.
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+KSRC=${KSRC:-$BUILD/linux}
+BASE_PKG=linux-source-6.12
+BASE_TARBALL=/usr/src/linux-source-6.12.tar.xz
+# The Debian version the series was last refreshed against.
+BASE_VERSION=$(cat "$TOP/patches/BASE")
+
+stage() {
+	printf '==> %s\n' "$*" >&2
+}
+
+die() {
+	printf 'error: %s\n' "$*" >&2
+	exit 1
+}
+
+# Fixed identity and dates keep the base commit id reproducible.
+git_fixed() {
+	GIT_AUTHOR_NAME="Debian linux-source" GIT_AUTHOR_EMAIL="debian-kernel@lists.debian.org" \
+	GIT_COMMITTER_NAME="Debian linux-source" GIT_COMMITTER_EMAIL="debian-kernel@lists.debian.org" \
+	GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
+		git "$@"
+}
