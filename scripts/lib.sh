@@ -1,4 +1,5 @@
 # shellcheck shell=sh
+# shellcheck disable=SC2034 # the settings are used by the scripts that source this file
 # Shared settings for the host scripts; sourced, never run.
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}

@@ -1,0 +1,41 @@
+#!/bin/sh
+# export-check: apply patches/ into a scratch tree, export it again, and require the
+# result to be byte-identical to patches/ (numbered patches and series; not the
+# hand-written cover letter, not BASE). Exit 1 with the diff on mismatch.
+# env: PATCHES (default $TOP/patches), ROUNDTRIP (scratch tree, default $BUILD/roundtrip)
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+PATCHES=${PATCHES:-$TOP/patches}
+RT=${ROUNDTRIP:-$BUILD/roundtrip}
+[ "$RT" != "$KSRC" ] || die "roundtrip: ROUNDTRIP must not be KSRC ($KSRC)"
+
+sh "$TOP/scripts/base.sh"
+if [ ! -d "$RT/.git" ]; then
+	stage "roundtrip: cloning $KSRC (shared objects) into $RT"
+	rm -rf "$RT"
+	git clone -q --shared --no-checkout "$KSRC" "$RT"
+fi
+git -C "$RT" fetch -q -f "$KSRC" 'refs/tags/base:refs/tags/base'
+git -C "$RT" config core.abbrev 12
+cp "$KSRC/.debian-version" "$RT/.debian-version"
+
+KSRC=$RT PATCHES=$PATCHES FORCE=1 NO_BACKUP=1 sh "$TOP/scripts/apply.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+mkdir "$tmp/want"
+for f in "$PATCHES"/[0-9][0-9][0-9][0-9]-*.patch; do
+	[ -e "$f" ] || continue
+	[ "${f##*/}" = 0000-cover-letter.patch ] || cp "$f" "$tmp/want/"
+done
+cp "$PATCHES/series" "$tmp/want/series"
+KSRC=$RT sh "$TOP/scripts/export.sh" "$tmp/got"
+rm -f "$tmp/got/BASE"
+
+if ! diff -ru "$tmp/want" "$tmp/got" > "$tmp/diff"; then
+	sed -e "s|$tmp/want|patches|g" -e "s|$tmp/got|exported|g" "$tmp/diff"
+	die "export-check: patches/ is not what 'make export' produces from the applied series (diff above: - patches/, + exported)"
+fi
+n=$(find "$tmp/want" -name '*.patch' | wc -l)
+stage "export-check: OK, $n patch(es) round-trip byte for byte"
