@@ -1,0 +1,128 @@
+# Entry points: patches/ -> kernel tree -> vmlinux -> initramfs -> QEMU guest -> results.
+# Every target honours BUILD (default ./build) and KSRC (default $(BUILD)/linux).
+
+BUILD ?= $(CURDIR)/build
+KSRC ?= $(BUILD)/linux
+RESULTS ?= $(BUILD)/results
+VARIANT ?= normal
+export BUILD KSRC RESULTS
+
+# Guest scripts (in guest/) the suite runs, each in its own boot, after smoke.sh.
+# Entry syntax: script[:arg,arg][@variant], e.g. TEST_SCRIPTS = io_poll.sh lockdep.sh@debug
+TEST_SCRIPTS ?=
+# Kernel variants the suite needs, derived from the @variant suffixes.
+TEST_VARIANTS := $(sort normal $(foreach t,$(TEST_SCRIPTS),$(if $(findstring @,$(t)),$(lastword $(subst @, ,$(t))))))
+# Host-side checks of the patch files (checkpatch, per-patch build, ...): commands run by check-patches.
+CHECK_PATCHES ?=
+# Host-side tests of the tooling.
+HOST_TESTS ?= $(sort $(wildcard tests/test-*.sh))
+SHELL_SCRIPTS = $(wildcard scripts/*.sh tests/*.sh guest/*.sh guest/lib/*.sh) guest/init .ci/run
+
+# Stop after patch N (make apply UPTO=3).
+UPTO ?=
+# Guest script for `make boot` (make boot RUN=smoke.sh ARGS=a,b).
+RUN ?= smoke.sh
+ARGS ?=
+
+.PHONY: help deps base apply export export-check build build-debug initramfs smoke boot \
+	suite test host-tests lint check-patches demo clean distclean
+
+help:
+	@echo "Block polling series for Linux 6.12: patches/ -> $(KSRC) -> vmlinux -> QEMU guest -> TAP"
+	@echo
+	@echo "  make demo           build everything and demonstrate the series (placeholder for now)"
+	@echo "  make test           the whole suite: deps apply export-check host-tests check-patches"
+	@echo "                      build initramfs, then smoke.sh + TEST_SCRIPTS in QEMU, TAP summary"
+	@echo
+	@echo "  make deps           apt-get install the needed Debian packages (no-op when present)"
+	@echo "  make base           unpack linux-source-6.12 into KSRC as git tree, tag base"
+	@echo "  make apply          reset KSRC to base and git am patches/series (UPTO=N stops after N)"
+	@echo "  make export         write KSRC base..HEAD back to patches/ (+ series)"
+	@echo "  make export-check   apply into a scratch tree, export again, require identical bytes"
+	@echo "  make build          vmlinux, normal variant  ($(BUILD)/obj-normal)"
+	@echo "  make build-debug    vmlinux with lockdep, KASAN, hung task detection ($(BUILD)/obj-debug)"
+	@echo "  make initramfs      guest image: busybox, fio, guest/ ($(BUILD)/initramfs.cpio)"
+	@echo "  make smoke          build, initramfs, boot guest/smoke.sh"
+	@echo "  make boot RUN=x.sh  boot one guest script (ARGS=a,b VARIANT=debug TIMEOUT=s SMP=n)"
+	@echo "  make suite          boot smoke.sh and each of TEST_SCRIPTS, summarise TAP"
+	@echo "  make host-tests     shellcheck + tests/test-*.sh (tests of the tooling)"
+	@echo "  make check-patches  host checks of the patch files (hook: CHECK_PATCHES)"
+	@echo "  make clean          remove build outputs in BUILD (keeps KSRC and ccache)"
+	@echo "  make distclean      remove BUILD entirely"
+	@echo
+	@echo "  BUILD=$(BUILD)  KSRC=$(KSRC)"
+	@echo "  TEST_SCRIPTS=$(TEST_SCRIPTS)"
+
+deps:
+	sh scripts/deps.sh
+
+base:
+	sh scripts/base.sh
+
+apply:
+	sh scripts/apply.sh $(UPTO)
+
+export:
+	sh scripts/export.sh
+
+export-check:
+	sh scripts/roundtrip.sh
+
+build:
+	sh scripts/build.sh normal
+
+build-debug:
+	sh scripts/build.sh debug
+
+initramfs:
+	sh scripts/initramfs.sh
+
+# The kernel tree is made on first use; later `make apply` refreshes it explicitly.
+$(KSRC)/Makefile:
+	sh scripts/apply.sh
+
+smoke: $(KSRC)/Makefile
+	sh scripts/build.sh normal
+	sh scripts/initramfs.sh
+	sh scripts/boot.sh -v normal -l $(RESULTS)/smoke-normal.log smoke.sh
+
+boot:
+	VARIANT=$(VARIANT) sh scripts/boot.sh $(RUN) $(subst $(comma), ,$(ARGS))
+
+comma := ,
+
+suite:
+	sh scripts/suite.sh smoke.sh $(TEST_SCRIPTS)
+
+lint:
+	shellcheck $(SHELL_SCRIPTS)
+
+host-tests: lint
+	@set -e; for t in $(HOST_TESTS); do echo "==> host-tests: $$t"; sh $$t; done
+
+check-patches:
+	@if [ -z "$(strip $(CHECK_PATCHES))" ]; then \
+		echo "check-patches: no checks configured yet (hook: CHECK_PATCHES)"; \
+	else set -e; for c in $(CHECK_PATCHES); do echo "==> check-patches: $$c"; sh $$c; done; fi
+
+test:
+	$(MAKE) deps
+	$(MAKE) apply
+	$(MAKE) export-check
+	$(MAKE) host-tests
+	$(MAKE) check-patches
+	@set -e; for v in $(TEST_VARIANTS); do sh scripts/build.sh $$v; done
+	$(MAKE) initramfs
+	$(MAKE) suite
+
+# Placeholder: whoever writes the benchmark fills this in (build, boot, plot, show the figures).
+demo: $(KSRC)/Makefile
+	$(MAKE) smoke
+	@echo "demo: placeholder: the kernel built and booted (smoke); benchmark and plots come here"
+
+clean:
+	rm -rf $(BUILD)/obj-normal $(BUILD)/obj-debug $(BUILD)/initramfs.d $(BUILD)/initramfs.cpio \
+		$(BUILD)/selftests $(BUILD)/roundtrip $(RESULTS)
+
+distclean:
+	rm -rf $(BUILD)

@@ -1,0 +1,90 @@
+#!/bin/sh
+# Boot the kernel in QEMU (TCG) and run one guest script: /guest/RUN ARG...
+# usage: boot.sh [-v VARIANT] [-l LOG] [-t TIMEOUT] RUN [ARG...]
+# env:   VARIANT (normal), LOG ($BUILD/results/RUN-VARIANT.log), TIMEOUT (900 s), SMP (2),
+#        MEM (1G), EXTRA_APPEND (kernel command line), QEMU_EXTRA (qemu options),
+#        INITRAMFS, DISK ($BUILD/disk.img, sparse 1 GiB when missing), QUIET=1 (no streaming)
+# Writes LOG, LOG%.log.tap and LOG%.log.bench; fails on timeout, missing BLKPOLL-DONE,
+# rc != 0 or a kernel splat (scripts/check-log.sh).
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+VARIANT=${VARIANT:-normal}
+TIMEOUT=${TIMEOUT:-900}
+LOG=${LOG:-}
+while getopts v:l:t: opt; do
+	case $opt in
+	v) VARIANT=$OPTARG ;;
+	l) LOG=$OPTARG ;;
+	t) TIMEOUT=$OPTARG ;;
+	*) die "usage: boot.sh [-v VARIANT] [-l LOG] [-t TIMEOUT] RUN [ARG...]" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 1 ] || die "usage: boot.sh [-v VARIANT] [-l LOG] [-t TIMEOUT] RUN [ARG...]"
+RUN=$1
+shift
+ARGS=$(printf '%s,' "$@")
+ARGS=${ARGS%,}
+case $RUN$ARGS in
+*[[:space:]]*) die "boot: RUN and ARGs must not contain spaces (they go on the kernel command line)" ;;
+esac
+
+KERNEL=$BUILD/obj-$VARIANT/vmlinux
+INITRD=${INITRAMFS:-$BUILD/initramfs.cpio}
+DISK=${DISK:-$BUILD/disk.img}
+LOG=${LOG:-$BUILD/results/${RUN%.sh}-$VARIANT.log}
+[ -f "$KERNEL" ] || die "boot: $KERNEL missing (make build VARIANT=$VARIANT)"
+[ -f "$INITRD" ] || die "boot: $INITRD missing (make initramfs)"
+[ -e "$TOP/guest/$RUN" ] || [ -e "$TOP/guest/$RUN.sh" ] || die "boot: guest/$RUN does not exist"
+QEMU=qemu-system-x86_64
+command -v "$QEMU" >/dev/null || die "boot: $QEMU missing (make deps)"
+mkdir -p "$(dirname "$LOG")" "$(dirname "$DISK")"
+[ -e "$DISK" ] || truncate -s 1G "$DISK"
+
+# Real data on the raw file through io_uring when this QEMU/host allows it.
+drive_ok() {
+	printf 'quit\n' | timeout 30 "$QEMU" -machine none -nodefaults -display none -monitor stdio \
+		-drive "file=$DISK,if=none,id=probe,format=raw,$1" >/dev/null 2>&1
+}
+DRIVE_OPTS=
+for o in cache=none,aio=io_uring cache=none,aio=threads aio=threads; do
+	if drive_ok "$o"; then DRIVE_OPTS=$o; break; fi
+done
+[ -n "$DRIVE_OPTS" ] || die "boot: QEMU accepts none of the drive options for $DISK"
+
+APPEND="console=ttyS0 panic=-1 nvme_core.io_timeout=10 blkpoll.run=$RUN${ARGS:+ blkpoll.args=$ARGS}${EXTRA_APPEND:+ $EXTRA_APPEND}"
+stage "boot: $VARIANT $RUN${ARGS:+ ($ARGS)}: smp ${SMP:-2}, mem ${MEM:-1G}, disk $DRIVE_OPTS, timeout ${TIMEOUT}s, log $LOG"
+
+rcfile=$(mktemp)
+trap 'rm -f "$rcfile"' EXIT INT TERM
+start=$(date +%s)
+# shellcheck disable=SC2086 # QEMU_EXTRA is a list of options
+{
+	rc=0
+	timeout -k 10 "$TIMEOUT" "$QEMU" -accel tcg -cpu max -m "${MEM:-1G}" -smp "${SMP:-2}" \
+		-nographic -no-reboot \
+		-kernel "$KERNEL" -initrd "$INITRD" -append "$APPEND" \
+		-drive "file=$DISK,if=none,id=nvm0,format=raw,$DRIVE_OPTS" \
+		-device nvme,serial=blkpoll0,drive=nvm0 \
+		-blockdev driver=null-co,node-name=null0,read-zeroes=on \
+		-device nvme,serial=blkpoll1,drive=null0 \
+		${QEMU_EXTRA:-} </dev/null 2>&1 || rc=$?
+	echo "$rc" > "$rcfile"
+} | if [ "${QUIET:-0}" = 1 ]; then cat > "$LOG"; else tee "$LOG" >&2; fi
+qrc=$(cat "$rcfile")
+secs=$(($(date +%s) - start))
+
+bad=0
+case $qrc in
+0) ;;
+124 | 137) printf 'boot: TIMEOUT: QEMU killed after %s s (TIMEOUT=%s)\n' "$secs" "$TIMEOUT" >&2; bad=1 ;;
+*) printf 'boot: QEMU exited with status %s\n' "$qrc" >&2; bad=1 ;;
+esac
+sh "$TOP/scripts/check-log.sh" "$LOG" || bad=1
+if [ "$bad" = 0 ]; then
+	stage "boot: $RUN on $VARIANT PASSED in $secs s"
+else
+	stage "boot: $RUN on $VARIANT FAILED after $secs s (log $LOG)"
+fi
+exit "$bad"

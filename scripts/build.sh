@@ -1,0 +1,74 @@
+#!/bin/sh
+# Build vmlinux for VARIANT (normal|debug) from $KSRC into $BUILD/obj-VARIANT:
+# tinyconfig + config/base.config (+ config/debug.config), ccache, -j2.
+# Also builds tools/testing/selftests/blk_poll statically into $BUILD/selftests if present.
+# usage: build.sh [normal|debug]   env: JOBS (2), CCACHE_DIR ($BUILD/ccache)
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+VARIANT=${1:-${VARIANT:-normal}}
+case $VARIANT in
+normal) frags="$TOP/config/base.config" ;;
+debug) frags="$TOP/config/base.config $TOP/config/debug.config" ;;
+*) die "build: unknown variant '$VARIANT' (normal|debug)" ;;
+esac
+[ -f "$KSRC/Makefile" ] || die "build: no kernel tree in $KSRC (run 'make apply')"
+OBJ=$BUILD/obj-$VARIANT
+JOBS=${JOBS:-2}
+export CCACHE_DIR="${CCACHE_DIR:-$BUILD/ccache}"
+# Fixed build identity: init/version.c stays cacheable, the image reproducible.
+export KBUILD_BUILD_TIMESTAMP="2000-01-01 00:00:00 UTC" KBUILD_BUILD_USER=blkpoll KBUILD_BUILD_HOST=blkpoll
+mkdir -p "$OBJ" "$CCACHE_DIR"
+
+kmake() {
+	make -s -C "$KSRC" O="$OBJ" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"
+}
+
+start=$(date +%s)
+# shellcheck disable=SC2086 # $frags is a list of paths without spaces
+sum=$( (echo "$VARIANT"; cat $frags) | sha256sum | cut -d' ' -f1)
+if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.fragment.sum" 2>/dev/null || true)" != "$sum" ]; then
+	stage "build[$VARIANT]: configuring: tinyconfig + $(for f in $frags; do printf '%s ' "${f#"$TOP"/}"; done)"
+	rm -f "$OBJ/.fragment.sum"
+	kmake tinyconfig >/dev/null
+	# shellcheck disable=SC2086
+	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$OBJ" "$OBJ/.config" $frags >/dev/null
+	kmake olddefconfig >/dev/null
+	echo "$sum" > "$OBJ/.fragment.sum"
+else
+	stage "build[$VARIANT]: fragment unchanged, reusing $OBJ/.config"
+	kmake olddefconfig >/dev/null
+fi
+
+# Every line of the fragments must be in the final .config.
+# shellcheck disable=SC2086
+sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)$/\1/p' \
+	-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p' $frags > "$OBJ/.fragment.want"
+bad=0
+while IFS= read -r line; do
+	sym=${line%%=*}
+	want=${line#*=}
+	got=$(sed -n "s/^$sym=//p" "$OBJ/.config")
+	[ -n "$got" ] || got=n
+	if [ "$got" != "$want" ]; then
+		printf 'build[%s]: %s wanted %s, .config has %s\n' "$VARIANT" "$sym" "$want" "$got" >&2
+		bad=$((bad + 1))
+	fi
+done < "$OBJ/.fragment.want"
+[ "$bad" -eq 0 ] || die "build[$VARIANT]: $bad fragment setting(s) did not survive olddefconfig (missing dependency or renamed symbol)"
+stage "build[$VARIANT]: config verified ($(grep -c '^CONFIG_' "$OBJ/.config") symbols set)"
+
+stage "build[$VARIANT]: make -j$JOBS vmlinux (ccache in $CCACHE_DIR)"
+kmake vmlinux
+stage "build[$VARIANT]: $OBJ/vmlinux ($(du -h "$OBJ/vmlinux" | cut -f1)) in $(($(date +%s) - start)) s"
+
+ST=$KSRC/tools/testing/selftests/blk_poll
+if [ -d "$ST" ]; then
+	stage "build[$VARIANT]: selftests blk_poll (static) into $BUILD/selftests"
+	kmake headers
+	mkdir -p "$BUILD/selftests"
+	CFLAGS="-O2 -Wall -static" LDFLAGS=-static \
+		make -s -C "$ST" OUTPUT="$BUILD/selftests" KHDR_INCLUDES="-isystem $OBJ/usr/include"
+else
+	stage "build[$VARIANT]: no tools/testing/selftests/blk_poll in the tree, no selftests"
+fi

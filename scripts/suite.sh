@@ -1,0 +1,42 @@
+#!/bin/sh
+# Run guest scripts, each in its own boot, then summarise all their TAP.
+# usage: suite.sh ENTRY...   ENTRY = script[:arg,arg][@variant], e.g. smoke.sh, io_poll.sh@debug
+# env:   RESULTS (default $BUILD/results); boot.sh settings (TIMEOUT, SMP, ...) pass through.
+# Every entry runs even when an earlier one failed; the exit status says whether all passed.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+[ $# -ge 1 ] || die "usage: suite.sh script[:args][@variant]..."
+RESULTS=${RESULTS:-$BUILD/results}
+mkdir -p "$RESULTS"
+taps=''
+failed=''
+n=0
+for e in "$@"; do
+	n=$((n + 1))
+	variant=normal
+	case $e in *@*) variant=${e##*@} e=${e%@*} ;; esac
+	script=${e%%:*}
+	args=''
+	case $e in *:*) args=${e#*:} ;; esac
+	name=${script%.sh}-$variant
+	log=$RESULTS/$name.log
+	old_ifs=$IFS
+	IFS=,
+	# shellcheck disable=SC2086 # split the args at commas
+	set -- $args
+	IFS=$old_ifs
+	if ! sh "$TOP/scripts/boot.sh" -v "$variant" -l "$log" "$script" "$@"; then
+		failed="$failed $name"
+	fi
+	taps="$taps $RESULTS/$name.tap"
+	[ -f "$RESULTS/$name.tap" ] || : > "$RESULTS/$name.tap"
+done
+
+stage "suite: TAP summary"
+sumrc=0
+# shellcheck disable=SC2086
+sh "$TOP/scripts/tap-summary.sh" $taps || sumrc=$?
+[ -z "$failed" ] || die "suite: boot(s) failed:$failed (logs in $RESULTS)"
+[ "$sumrc" -eq 0 ] || die "suite: TAP shows failures (logs in $RESULTS)"
+stage "suite: all $n boot(s) passed"
