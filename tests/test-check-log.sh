@@ -1,0 +1,47 @@
+#!/bin/sh
+# scripts/check-log.sh: TAP/BENCH extraction and the verdict on a guest console log.
+set -eu
+. "$(dirname "$0")/lib.sh"
+C=$TOP/scripts/check-log.sh
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT INT TERM
+
+good() {
+	printf '[    0.000000] Linux version 6.12.0\r\n'
+	printf '[    1.100000] nvme nvme0: 2/0/0 default/read/poll queues\r\n'
+	printf '# init: running /guest/smoke.sh\r\n'
+	printf 'ok 1 - disk exists\r\n'
+	printf '# a test may print WARNING: or BUG: in its own output\r\n'
+	printf 'BENCH test=x iops=1234\r\n'
+	printf '1..1\r\n'
+	printf 'BLKPOLL-DONE rc=0\r\n'
+	printf '[    2.000000] BLKPOLL-DONE rc=0\r\n'
+	printf '[    2.100000] reboot: Power down\r\n'
+}
+good > "$d/good.log"
+t_expect 0 "a clean log passes" sh "$C" "$d/good.log"
+t_expect 0 "TAP lines are extracted without CR" grep -qx 'ok 1 - disk exists' "$d/good.tap"
+t_expect 0 "kernel lines stay out of the TAP file" sh -c "! grep -q nvme '$d/good.tap'"
+t_expect 0 "BENCH lines are extracted" grep -qx 'BENCH test=x iops=1234' "$d/good.bench"
+
+good | sed 's/BLKPOLL-DONE rc=0/BLKPOLL-DONE rc=3/' > "$d/rc.log"
+t_expect nonzero "rc != 0 fails" sh "$C" "$d/rc.log"
+t_grep 'rc=3' "the guest rc is reported"
+
+good | grep -v BLKPOLL-DONE > "$d/nodone.log"
+t_expect nonzero "no BLKPOLL-DONE line fails" sh "$C" "$d/nodone.log"
+
+for s in 'WARNING: CPU: 1 PID: 42 at block/blk-mq.c:123 blk_mq_poll+0x1/0x2' \
+	'BUG: kernel NULL pointer dereference, address: 0000000000000008' \
+	'Oops: 0000 [#1] SMP' \
+	'WARNING: possible circular locking dependency detected' \
+	'BUG: KASAN: slab-use-after-free in nvme_poll+0x10/0x20' \
+	'INFO: task fio:77 blocked for more than 30 seconds.' \
+	'BUG: sleeping function called from invalid context at block/blk-core.c:9' \
+	'Kernel panic - not syncing: Attempted to kill init!'; do
+	{ good | head -3; printf '[    1.500000] %s\r\n' "$s"; good | tail -n +4; } > "$d/splat.log"
+	t_expect nonzero "splat fails the run: ${s%%:*}: ${s#*: }" sh "$C" "$d/splat.log"
+done
+t_expect 0 "ALLOW_SPLATS=1 reports but passes" env ALLOW_SPLATS=1 sh "$C" "$d/splat.log"
+t_grep 'kernel splat' "the splat is reported"
+t_end
