@@ -1,0 +1,135 @@
+#!/bin/sh
+# The checks block maintainers run on a series, on patches/ as committed:
+#  1. scripts/checkpatch.pl --strict on every patch: no error, warning or check;
+#  2. bisectability: in a scratch tree, after each patch, the directories it
+#     touches build with W=1 and sparse (C=1), adding no warning that the
+#     base does not have in the touched files;
+#  3. the newest linux-source-6.12 in the archive versus the recorded base.
+# usage: check-patches.sh [checkpatch|bisect|base]...   (default: all three)
+# env:   BISECT_TREE ($BUILD/bisect), JOBS (2)
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+PATCHES=${PATCHES:-$TOP/patches}
+TREE=${BISECT_TREE:-$BUILD/bisect}
+OBJ=$BUILD/obj-bisect
+JOBS=${JOBS:-2}
+export CCACHE_DIR="${CCACHE_DIR:-$BUILD/ccache}"
+list=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e '/^0000-cover-letter\.patch$/d' "$PATCHES/series")
+fail=0
+
+check_checkpatch() {
+	stage "check: checkpatch --strict on $(printf '%s\n' "$list" | wc -l) patch(es)"
+	for p in $list; do
+		out=$("$KSRC/scripts/checkpatch.pl" --strict --quiet --show-types \
+			--no-tree --root="$KSRC" "$PATCHES/$p" 2>&1) || true
+		if printf '%s\n' "$out" | grep -qE '^(ERROR|WARNING|CHECK):'; then
+			printf 'not ok - checkpatch %s\n%s\n' "$p" "$out" | sed '2,$s/^/#   /'
+			fail=1
+		else
+			printf 'ok - checkpatch %s\n' "$p"
+		fi
+	done
+}
+
+# Directories whose objects a patch can break: those of its .c files, and
+# block/ plus every series directory when it changes a header.
+series_dirs() {
+	for p in $list; do
+		sed -n 's|^+++ b/\(.*\)/[^/]*\.c$|\1|p' "$PATCHES/$p"
+	done | grep -v '^tools/' | sort -u
+}
+
+patch_dirs() {
+	if grep -qE '^\+\+\+ b/.*\.h$' "$1"; then
+		series_dirs
+	else
+		sed -n 's|^+++ b/\(.*\)/[^/]*\.c$|\1|p' "$1" | grep -v '^tools/' | sort -u
+	fi
+}
+
+patch_files() {
+	sed -n 's|^+++ b/||p' "$1"
+}
+
+# "file: message" for every compiler or sparse warning, without line numbers.
+kbuild_warnings() {
+	# shellcheck disable=SC2046 # one make target per directory
+	make -s -C "$TREE" O="$OBJ" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" \
+		W=1 C=1 $(for d in "$@"; do printf '%s/ ' "$d"; done) 2>&1 |
+		sed -n "s|^\\($TREE/\\)\\{0,1\\}\\([^ :]*\\):[0-9]*:[0-9]*: \\(warning\\|error\\): |\\2: \\3: |p" |
+		sort -u
+}
+
+check_bisect() {
+	command -v sparse >/dev/null || die "check: sparse missing (make deps)"
+	stage "check: bisect tree $TREE from $KSRC tag base"
+	if [ ! -d "$TREE/.git" ] && [ ! -f "$TREE/.git" ]; then
+		git -C "$KSRC" worktree prune
+		git -C "$KSRC" worktree add -q --detach "$TREE" base
+	fi
+	git -C "$TREE" am --abort >/dev/null 2>&1 || true
+	git -C "$TREE" checkout -q -f --detach base
+	KSRC=$TREE FRAGMENTS="$TOP/config/base.config" CONFIG_ONLY=1 \
+		sh "$TOP/scripts/build.sh" bisect >/dev/null
+	# shellcheck disable=SC2046
+	set -- $(series_dirs)
+	stage "check: base warnings (W=1 C=1) in $*"
+	kbuild_warnings "$@" > "$OBJ/.warnings.base"
+	i=0
+	for p in $list; do
+		i=$((i + 1))
+		git -C "$TREE" am -q --no-3way "$PATCHES/$p" ||
+			die "check: $p does not apply in the bisect tree"
+		# shellcheck disable=SC2046
+		set -- $(patch_dirs "$PATCHES/$p")
+		[ $# -gt 0 ] || { printf 'ok - bisect %d %s (nothing to build)\n' "$i" "$p"; continue; }
+		stage "check: [$i] $p: building $*"
+		if ! kbuild_warnings "$@" > "$OBJ/.warnings.$i"; then
+			printf 'not ok - bisect %d %s: build failed\n' "$i" "$p"
+			fail=1
+			continue
+		fi
+		new=$(patch_files "$PATCHES/$p" | while read -r f; do
+			grep -F "$f: " "$OBJ/.warnings.$i" || true
+		done | sort -u | comm -23 - "$OBJ/.warnings.base")
+		if grep -q ': error: ' "$OBJ/.warnings.$i" || [ -n "$new" ]; then
+			printf 'not ok - bisect %d %s: new warnings\n' "$i" "$p"
+			{ grep ': error: ' "$OBJ/.warnings.$i" || true; printf '%s\n' "$new"; } | sed 's/^/#   /'
+			fail=1
+		else
+			printf 'ok - bisect %d %s builds (W=1 C=1) with no new warning\n' "$i" "$p"
+		fi
+	done
+}
+
+check_base() {
+	recorded=$BASE_VERSION
+	installed=$(dpkg-query -W -f '${Version}' "$BASE_PKG" 2>/dev/null || echo none)
+	newest=$(apt-cache madison "$BASE_PKG" 2>/dev/null | awk 'NR == 1 { print $3 }')
+	printf '# base: recorded %s, installed %s, newest in the archive %s\n' \
+		"$recorded" "$installed" "${newest:-unknown}"
+	if [ -n "$newest" ] && dpkg --compare-versions "$newest" gt "$recorded"; then
+		printf '# WARNING: the archive has a newer %s (%s) than the recorded base %s:\n' \
+			"$BASE_PKG" "$newest" "$recorded"
+		printf '# WARNING: apt-get install %s, make apply, then refresh patches/BASE\n' "$BASE_PKG"
+	fi
+	if [ "$installed" = "$recorded" ]; then
+		printf 'ok - base: the installed %s is the recorded base\n' "$installed"
+	else
+		# apply.sh (git am --no-3way) has just proved whether it applies.
+		printf 'ok - base: the series applies to the installed %s (recorded %s) # loud: base moved\n' \
+			"$installed" "$recorded"
+	fi
+}
+
+[ $# -gt 0 ] || set -- checkpatch bisect base
+for c in "$@"; do
+	case $c in
+	checkpatch) check_checkpatch ;;
+	bisect) check_bisect ;;
+	base) check_base ;;
+	*) die "check: unknown check '$c' (checkpatch|bisect|base)" ;;
+	esac
+done
+exit "$fail"
