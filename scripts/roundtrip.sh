@@ -11,6 +11,12 @@ RT=${ROUNDTRIP:-$BUILD/roundtrip}
 [ "$RT" != "$KSRC" ] || die "roundtrip: ROUNDTRIP must not be KSRC ($KSRC)"
 
 sh "$TOP/scripts/base.sh"
+# A scratch clone of an older base (KSRC re-unpacked since) shares objects that are gone.
+if [ -d "$RT/.git" ] && { ! cmp -s "$KSRC/.debian-version" "$RT/.debian-version" ||
+	! git -C "$RT" rev-parse -q --verify 'HEAD^{tree}' >/dev/null 2>&1; }; then
+	stage "roundtrip: $RT is from another base, recloning"
+	rm -rf "$RT"
+fi
 if [ ! -d "$RT/.git" ]; then
 	stage "roundtrip: cloning $KSRC (shared objects) into $RT"
 	rm -rf "$RT"
