@@ -2,7 +2,8 @@
 # Build vmlinux for VARIANT (normal|debug) from $KSRC into $BUILD/obj-VARIANT:
 # tinyconfig + config/base.config (+ config/debug.config), ccache, -j2.
 # Also builds tools/testing/selftests/blk_poll statically into $BUILD/selftests if present.
-# usage: build.sh [normal|debug]   env: JOBS (2), CCACHE_DIR ($BUILD/ccache)
+# usage: build.sh [normal|debug]   env: JOBS (2), CCACHE_DIR ($BUILD/ccache),
+#        CONFIG_ONLY=1 (stop after the config check), FRAGMENTS (paths, replace the variant's)
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -10,8 +11,9 @@ VARIANT=${1:-${VARIANT:-normal}}
 case $VARIANT in
 normal) frags="$TOP/config/base.config" ;;
 debug) frags="$TOP/config/base.config $TOP/config/debug.config" ;;
-*) die "build: unknown variant '$VARIANT' (normal|debug)" ;;
+*) [ -n "${FRAGMENTS:-}" ] || die "build: unknown variant '$VARIANT' (normal|debug)" ;;
 esac
+frags=${FRAGMENTS:-$frags}
 [ -f "$KSRC/Makefile" ] || die "build: no kernel tree in $KSRC (run 'make apply')"
 OBJ=$BUILD/obj-$VARIANT
 JOBS=${JOBS:-2}
@@ -65,6 +67,7 @@ while read -r kind line; do
 done < "$OBJ/.fragment.want"
 [ "$bad" -eq 0 ] || die "build[$VARIANT]: $bad fragment setting(s) did not survive olddefconfig (missing dependency or renamed symbol)"
 stage "build[$VARIANT]: config verified ($(grep -c '^CONFIG_' "$OBJ/.config") symbols set)"
+[ "${CONFIG_ONLY:-0}" != 1 ] || exit 0
 
 stage "build[$VARIANT]: make -j$JOBS vmlinux (ccache in $CCACHE_DIR)"
 kmake vmlinux
