@@ -9,7 +9,7 @@ irqs() { awk -v c="${n%n1}q" '$NF ~ c {for(i=2;i<NF;i++) if ($i ~ /^[0-9]+$/) s+
 run() {
 	i0=$(irqs)
 	fio --name=x --filename="$dev" --rw=randread --bs=4k --direct=1 --ioengine="$1" ${2:-} \
-		--runtime=4 --time_based --minimal 2>&1 | awk -F';' '$1==3 {print "iops=" $8 " lat_us=" $40}'
+		--runtime=3 --time_based --minimal 2>&1 | awk -F';' '$1==3 {print "iops=" $8 " lat_us=" $40}'
 	echo "# irqs=$(( $(irqs) - i0 ))"
 }
 echo "# off: $(run psync)"
