@@ -1,0 +1,87 @@
+#!/bin/sh
+# The series end to end, for a reader: io_poll switched on at run time on an
+# NVMe disk probed with default parameters, then dd iflag=direct and fio psync
+# with polling off and on, interleaved, figures side by side.
+set -eu
+. /guest/lib/tap.sh
+
+dev=${BLKPOLL_NULL:-${BLKPOLL_DISK:-/dev/nvme0n1}}
+name=${dev#/dev/}
+ctrl=${name%n[0-9]*}
+q=/sys/block/$name/queue
+REPS=${REPS:-3}
+
+irqs() {
+	awk -v c="$ctrl" '{ n = $NF } n ~ "^" c "q[0-9]+$" {
+		for (i = 2; i < NF; i++) if ($i ~ /^[0-9]+$/) s += $i } END { print s + 0 }' /proc/interrupts
+}
+
+set_poll() {
+	echo "$1" > "$q/io_poll"
+	i=0
+	while [ "$(cat "$q/io_poll")" != "$1" ] && [ $i -lt 100 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	[ "$(cat "$q/io_poll")" = "$1" ]
+}
+
+tap_diag "device $dev ($(sed 's/ *$//' "/sys/class/nvme/$ctrl/model" 2>/dev/null)), $(nproc) vCPUs"
+tap_diag "$(dmesg | grep -m1 "$ctrl: .*queues" | sed 's/^\[[^]]*\] //')"
+tap_check "io_poll reads 0 at boot" test "$(cat "$q/io_poll")" = 0
+tap_check "echo 1 > $q/io_poll switches polling on at run time" set_poll 1
+tap_diag "$(dmesg | grep "$ctrl: .*queues" | tail -1 | sed 's/^\[[^]]*\] //')"
+tap_check "echo 0 > $q/io_poll switches it off" set_poll 0
+
+# fio psync QD1 4 KiB random read: "iops lat_us irqs_per_io"
+fio_run() {
+	i0=$(irqs)
+	out=$(fio --name=demo --filename="$dev" --rw=randread --bs=4k --direct=1 \
+		--ioengine=psync --runtime="${RUNTIME:-5}" --time_based --minimal)
+	i1=$(irqs)
+	printf '%s\n' "$out" | awk -F';' -v irq=$((i1 - i0)) '$1 == 3 {
+		ios = $6; printf "%d %.1f %.3f\n", $8, $40, ios ? irq / ios : 0 }'
+}
+
+# dd 4 KiB O_DIRECT reads: MB/s from the elapsed time
+dd_run() {
+	n=20000
+	t0=$(date +%s%N 2>/dev/null || date +%s)
+	dd if="$dev" of=/dev/null bs=4k count=$n iflag=direct 2>/dev/null
+	t1=$(date +%s%N 2>/dev/null || date +%s)
+	awk -v b=$((n * 4096)) -v ns=$((t1 - t0)) 'BEGIN { printf "%.1f\n", b / (ns / 1e9) / 1e6 }'
+}
+
+r=1
+: > /tmp/demo.txt
+while [ $r -le "$REPS" ]; do
+	for mode in 0 1; do
+		set_poll $mode
+		f=$(fio_run)
+		d=$(dd_run)
+		echo "$mode $f $d" >> /tmp/demo.txt
+		# shellcheck disable=SC2086 # $f is "iops lat irqs"
+		printf 'BENCH test=demo dev=%s io_poll=%s rep=%d iops=%s lat_mean_us=%s irqs_per_io=%s dd_mb_s=%s\n' \
+			"$name" "$mode" "$r" $f "$d"
+	done
+	r=$((r + 1))
+done
+set_poll 0
+
+tap_diag ""
+tap_diag "fio psync randread 4k QD1 and dd bs=4k iflag=direct on $dev, median of $REPS interleaved runs:"
+tap_diag "$(printf '%-10s %10s %12s %12s %10s' io_poll IOPS 'lat mean us' 'irqs per I/O' 'dd MB/s')"
+for mode in 0 1; do
+	line=$(awk -v m=$mode '$1 == m' /tmp/demo.txt | sort -n -k2 | awk '{ a[NR] = $0 } END { print a[int((NR + 1) / 2)] }')
+	# shellcheck disable=SC2086
+	set -- $line
+	dd_med=$(awk -v m=$mode '$1 == m { print $5 }' /tmp/demo.txt | sort -n | awk '{ a[NR] = $0 } END { print a[int((NR + 1) / 2)] }')
+	tap_diag "$(printf '%-10s %10s %12s %12s %10s' "$mode" "$2" "$3" "$4" "$dd_med")"
+done
+off=$(awk '$1 == 0 { print $2 }' /tmp/demo.txt | sort -n | awk '{ a[NR] = $0 } END { print a[int((NR + 1) / 2)] }')
+on=$(awk '$1 == 1 { print $2 }' /tmp/demo.txt | sort -n | awk '{ a[NR] = $0 } END { print a[int((NR + 1) / 2)] }')
+tap_diag "polled / interrupt-driven psync IOPS: $(awk -v a="$on" -v b="$off" 'BEGIN { printf "%.2f", b ? a / b : 0 }')x"
+irq_on=$(awk '$1 == 1 { print $4 }' /tmp/demo.txt | sort -n | tail -1)
+tap_check "polled I/O takes no interrupts (max $irq_on per I/O)" \
+	awk -v x="$irq_on" 'BEGIN { exit !(x <= 0.01) }'
+tap_end
