@@ -1,6 +1,7 @@
 #!/bin/sh
 # Build vmlinux for VARIANT (normal|debug) from $KSRC into $BUILD/obj-VARIANT:
-# tinyconfig + config/base.config (+ config/debug.config), ccache, -j2.
+# tinyconfig + config/base.config (+ config/debug.config), ccache, -j2; vmlinux
+# (debug: bzImage too, see config/debug.config).
 # Also builds tools/testing/selftests/blk_poll statically into $BUILD/selftests if present.
 # usage: build.sh [normal|debug]   env: JOBS (2), CCACHE_DIR ($BUILD/ccache),
 #        CONFIG_ONLY=1 (stop after the config check), FRAGMENTS (paths, replace the variant's)
@@ -8,9 +9,12 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 VARIANT=${1:-${VARIANT:-normal}}
+# What QEMU boots: vmlinux through PVH (no decompressor); debug needs bzImage
+# (config/debug.config says why). boot.sh reads the choice from $OBJ/.boot-image.
+image=vmlinux
 case $VARIANT in
 normal) frags="$TOP/config/base.config" ;;
-debug) frags="$TOP/config/base.config $TOP/config/debug.config" ;;
+debug) frags="$TOP/config/base.config $TOP/config/debug.config" image=bzImage ;;
 *) [ -n "${FRAGMENTS:-}" ] || die "build: unknown variant '$VARIANT' (normal|debug)" ;;
 esac
 frags=${FRAGMENTS:-$frags}
@@ -69,9 +73,14 @@ done < "$OBJ/.fragment.want"
 stage "build[$VARIANT]: config verified ($(grep -c '^CONFIG_' "$OBJ/.config") symbols set)"
 [ "${CONFIG_ONLY:-0}" != 1 ] || exit 0
 
-stage "build[$VARIANT]: make -j$JOBS vmlinux (ccache in $CCACHE_DIR)"
-kmake vmlinux
-stage "build[$VARIANT]: $OBJ/vmlinux ($(du -h "$OBJ/vmlinux" | cut -f1)) in $(($(date +%s) - start)) s"
+stage "build[$VARIANT]: make -j$JOBS $image (ccache in $CCACHE_DIR)"
+kmake "$image"
+case $image in
+bzImage) path=arch/x86/boot/bzImage ;;
+*) path=vmlinux ;;
+esac
+echo "$path" > "$OBJ/.boot-image"
+stage "build[$VARIANT]: $OBJ/$path ($(du -h "$OBJ/$path" | cut -f1)) in $(($(date +%s) - start)) s"
 
 ST=$KSRC/tools/testing/selftests/blk_poll
 if [ -d "$ST" ]; then

@@ -5,7 +5,7 @@ set -eu
 
 # Kernel build, patch workflow, guest image, QEMU, linting, plots.
 PKGS="$BASE_PKG xz-utils git gcc libc6-dev make flex bison bc libelf-dev libssl-dev
-dwarves cpio ccache qemu-system-x86 busybox-static fio e2fsprogs xfsprogs
+dwarves lz4 cpio ccache qemu-system-x86 busybox-static fio e2fsprogs xfsprogs
 shellcheck sparse gnuplot-nox coreutils diffutils"
 
 missing=
