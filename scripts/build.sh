@@ -50,10 +50,16 @@ fi
 # comment starting "# optional" is checked only when the tree defines the symbol
 # (options the series adds, so that the stock kernel and bisect steps still build).
 # shellcheck disable=SC2086
-awk '/^# *optional/ { o = 1; next }
-	/^CONFIG_[A-Za-z0-9_]*=/ { print (o ? "opt " : "req ") $0; o = 0; next }
-	/^# CONFIG_[A-Za-z0-9_]* is not set$/ { print (o ? "opt " : "req ") $2 "=n"; o = 0; next }
-	{ o = 0 }' $frags > "$OBJ/.fragment.want"
+# As in merge_config.sh, a later fragment's line for a symbol replaces an earlier one.
+awk 'function want(sym, val) {
+		if (!(sym in v)) order[++n] = sym
+		v[sym] = val; k[sym] = o ? "opt" : "req"; o = 0
+	}
+	/^# *optional/ { o = 1; next }
+	/^CONFIG_[A-Za-z0-9_]*=/ { i = index($0, "="); want(substr($0, 1, i - 1), substr($0, i + 1)); next }
+	/^# CONFIG_[A-Za-z0-9_]* is not set$/ { want($2, "n"); next }
+	{ o = 0 }
+	END { for (i = 1; i <= n; i++) print k[order[i]], order[i] "=" v[order[i]] }' $frags > "$OBJ/.fragment.want"
 bad=0
 while read -r kind line; do
 	sym=${line%%=*}
