@@ -55,4 +55,10 @@ while IFS= read -r l; do
 	esac
 done < /tmp/kunit.txt
 
+# The series adds the hybrid polling estimator suite; a patched kernel must have run it.
+if grep -qs '^polls ' /sys/kernel/debug/block/*/poll_stat; then
+	tap_check "kunit: the series' blk-poll-hybrid suite ran and passed" \
+		grep -qx 'ok blk-poll-hybrid' /tmp/kunit.txt
+fi
+
 tap_end
