@@ -42,7 +42,11 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.fragment.sum" 2>/dev/null || true)
 	kmake olddefconfig >/dev/null
 	echo "$sum" > "$OBJ/.fragment.sum"
 else
+	# Re-assert the fragments: a symbol the tree gained since (a patch adding a
+	# Kconfig option) would otherwise get its default, not the fragment's value.
 	stage "build[$VARIANT]: fragment unchanged, reusing $OBJ/.config"
+	# shellcheck disable=SC2086
+	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$OBJ" "$OBJ/.config" $frags >/dev/null
 	kmake olddefconfig >/dev/null
 fi
 
