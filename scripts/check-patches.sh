@@ -4,8 +4,9 @@
 #  2. bisectability: in a scratch tree, after each patch, the directories it
 #     touches build with W=1 and sparse (C=1), adding no warning that the
 #     base does not have in the touched files;
-#  3. the newest linux-source-6.12 in the archive versus the recorded base.
-# usage: check-patches.sh [checkpatch|bisect|base]...   (default: all three)
+#  3. scripts/kernel-doc -none on every C file and header the series touches;
+#  4. the newest linux-source-6.12 in the archive versus the recorded base.
+# usage: check-patches.sh [checkpatch|kerneldoc|bisect|base]...   (default: all)
 # env:   BISECT_TREE ($BUILD/bisect), JOBS (2)
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -103,6 +104,33 @@ check_bisect() {
 	done
 }
 
+# kernel-doc warnings of a file at a revision of $KSRC, without line numbers.
+kerneldoc_warnings() {
+	d=$(mktemp -d)
+	mkdir -p "$d/$(dirname "$2")"
+	git -C "$KSRC" show "$1:$2" > "$d/$2" 2>/dev/null || { rm -rf "$d"; return 0; }
+	(cd "$d" && "$KSRC/scripts/kernel-doc" -none "$2" 2>&1) | sed 's/:[0-9]*: /: /' | sort -u
+	rm -rf "$d"
+}
+
+check_kerneldoc() {
+	files=$(for p in $list; do patch_files "$PATCHES/$p"; done |
+		grep -E '\.[ch]$' | grep -v '^tools/' | sort -u)
+	new=$(for f in $files; do
+		kerneldoc_warnings base "$f" > "$BUILD/.kdoc.base"
+		kerneldoc_warnings HEAD "$f" | comm -23 - "$BUILD/.kdoc.base"
+	done)
+	rm -f "$BUILD/.kdoc.base"
+	if [ -n "$new" ]; then
+		printf 'not ok - kernel-doc -none: new warnings in the touched files\n'
+		printf '%s\n' "$new" | sed 's/^/#   /'
+		fail=1
+	else
+		printf 'ok - kernel-doc -none adds no warning in %d touched files\n' \
+			"$(printf '%s\n' "$files" | wc -l)"
+	fi
+}
+
 check_base() {
 	recorded=$BASE_VERSION
 	installed=$(dpkg-query -W -f '${Version}' "$BASE_PKG" 2>/dev/null || echo none)
@@ -123,13 +151,14 @@ check_base() {
 	fi
 }
 
-[ $# -gt 0 ] || set -- checkpatch bisect base
+[ $# -gt 0 ] || set -- checkpatch kerneldoc bisect base
 for c in "$@"; do
 	case $c in
 	checkpatch) check_checkpatch ;;
+	kerneldoc) check_kerneldoc ;;
 	bisect) check_bisect ;;
 	base) check_base ;;
-	*) die "check: unknown check '$c' (checkpatch|bisect|base)" ;;
+	*) die "check: unknown check '$c' (checkpatch|kerneldoc|bisect|base)" ;;
 	esac
 done
 exit "$fail"
