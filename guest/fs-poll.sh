@@ -1,0 +1,271 @@
+#!/bin/sh
+# Filesystem direct I/O with and without synchronous polling: ext4 (and XFS when
+# mkfs.xfs is in the image) on the file-backed NVMe disk, io_poll=0 and 1, fio psync
+# O_DIRECT with crc32c verify (write then verify-read, then an independent re-read),
+# 4k and 512-256k blocks, sparse files with holes, unwritten (fallocated) extents,
+# O_DSYNC writes, pvsync2 --hipri with io_poll=0; then a null_blk without poll queues
+# (io_poll=1 must fail with EINVAL, direct I/O and --hipri keep working).
+# Interrupts per I/O of the polled psync case: `# ` line and `BENCH test=fs ...`.
+# args / env: break=fs (BLKPOLL_BREAK=fs) corrupts a file between write and re-read
+# once per filesystem, to show that the checks fail; scale=N multiplies the sizes.
+set -eu
+. /guest/lib/tap.sh
+. /guest/lib/fio-check.sh
+
+BREAK=${BLKPOLL_BREAK:-}
+SCALE=${BLKPOLL_SCALE:-1}
+for a in "$@"; do
+	case $a in
+	break=*) BREAK=${a#break=} ;;
+	scale=*) SCALE=${a#scale=} ;;
+	esac
+done
+
+DISK=${BLKPOLL_DISK:-}
+MNT=/mnt/fs
+T0=$(cut -d. -f1 /proc/uptime)
+tap_diag "fs-poll: kernel $(uname -r), $(nproc) CPUs, disk ${DISK:-none}, $(fio --version), scale $SCALE${BREAK:+, BREAK=$BREAK}"
+if [ -z "$DISK" ] || [ ! -b "$DISK" ]; then
+	tap_not_ok "file-backed NVMe disk (serial blkpoll0) present"
+	tap_end
+	exit 1
+fi
+CTRL=$(nvme_ctrl "$DISK")
+DEV=${DISK#/dev/}
+tap_diag "disk $DISK on controller $CTRL, logical block $(cat "$(qattr "$DISK" logical_block_size)"), io_poll=$(cat "$(qattr "$DISK" io_poll)") io_poll_delay=$(cat "$(qattr "$DISK" io_poll_delay)")"
+mkdir -p "$MNT"
+
+mib() { echo "$(($1 * SCALE))M"; }
+BROKEN=''
+
+# poll_stat_line: the poll statistics in one line, or "absent"
+poll_stat_line() {
+	_p=/sys/kernel/debug/block/$1/poll_stat
+	if [ -r "$_p" ] && [ -s "$_p" ]; then tr '\n' ' ' < "$_p"; else printf 'absent'; fi
+}
+
+# fio_case FS MODE CASE ARG...: write + verify (one fio), then a verify-only re-read
+# of the same job. Prints the job, its figures and interrupts per I/O.
+fio_case() {
+	_fs=$1 _mode=$2 _case=$3
+	shift 3
+	_d="$_fs io_poll=$_mode $_case"
+	tap_diag "$_d: fio $*"
+	_i0=$(irq_count "$CTRL")
+	fio_run "$@"
+	_irqs=$(($(irq_count "$CTRL") - _i0))
+	_ios=$((FIO_RIOS + FIO_WIOS))
+	CASE_IRQS=$_irqs CASE_IOS=$_ios CASE_IPI=$(ratio "$_irqs" "$_ios")
+	if [ "$_fs" = ext4-nullb ]; then
+		tap_diag "  verified $FIO_RBYTES bytes in $_ios I/Os"
+	else
+		tap_diag "  verified $FIO_RBYTES bytes, $CTRL interrupts $_irqs for $_ios I/Os: $CASE_IPI per I/O"
+	fi
+	fio_report "$_d: write + crc32c verify, no errors"
+	if [ "$BREAK" = fs ] && [ "$BROKEN" != "$_fs" ]; then
+		BROKEN=$_fs
+		# the first file argument of the job
+		for _a in "$@"; do case $_a in --filename=*) corrupt_block "${_a#--filename=}" 0 ;; esac; done
+	fi
+	fio_verify_only "$@"
+	fio_report "$_d: verify-only re-read finds the data intact"
+}
+
+# fs_suite FS MODE: every file case on the mounted filesystem with io_poll=MODE
+fs_suite() {
+	fs=$1 mode=$2
+	if set_io_poll "$DISK" "$mode"; then
+		tap_ok "$fs: io_poll=$mode on $DEV (reads $(cat "$(qattr "$DISK" io_poll)"))"
+	else
+		tap_not_ok "$fs: io_poll=$mode on $DEV"
+		return 0
+	fi
+	base="--ioengine=psync --direct=1 --verify=crc32c --randrepeat=1"
+
+	# 1. 4 KiB random writes into a fresh (fio-fallocated) file, verify
+	f=$MNT/p4k.$mode
+	s0=$(poll_stat_line "$DEV")
+	# shellcheck disable=SC2086 # $base is a list of options
+	fio_case "$fs" "$mode" "psync bs=4k" --name=p4k --filename="$f" --size="$(mib 16)" \
+		--rw=randwrite --bs=4k $base
+	tap_diag "  poll_stat before: $s0"
+	tap_diag "  poll_stat after:  $(poll_stat_line "$DEV")"
+	tap_diag "interrupts per I/O, $fs psync 4k io_poll=$mode: $CASE_IPI ($CASE_IRQS interrupts / $CASE_IOS I/Os)"
+	echo "BENCH test=fs fs=$fs dev=$DEV engine=psync rw=randwrite+verify bs=4k io_poll=$mode ios=$CASE_IOS irqs=$CASE_IRQS irq_per_io=$CASE_IPI"
+	if [ "$mode" = 1 ]; then
+		if awk -v r="$CASE_IPI" 'BEGIN { exit !(r != "nan" && r + 0 < 0.5) }'; then
+			tap_ok "$fs: polled psync completes I/Os without interrupts ($CASE_IPI per I/O < 0.5)"
+		else
+			tap_not_ok "$fs: polled psync completes I/Os without interrupts ($CASE_IPI per I/O, want < 0.5)"
+		fi
+	fi
+	rm -f "$f"
+
+	# 2. 512 B - 256 KiB random writes: sub-block, multi-extent, unaligned to fs blocks
+	f=$MNT/pmix.$mode
+	# shellcheck disable=SC2086
+	fio_case "$fs" "$mode" "psync bsrange=512-256k" --name=pmix --filename="$f" --size="$(mib 32)" \
+		--rw=randwrite --bsrange=512-256k $base
+	rm -f "$f"
+
+	# 3. holes: a sparse file, every other 64 KiB written; the gaps read back zeros;
+	#    punched data reads zeros; mixed writes into holes and data, verify
+	f=$MNT/holes.$mode
+	rm -f "$f"
+	truncate -s "$(mib 32)" "$f"
+	# shellcheck disable=SC2086
+	fio_case "$fs" "$mode" "sparse file, 64k written / 64k hole" --name=holes --filename="$f" \
+		--size="$(mib 32)" --io_size="$(mib 16)" --rw=write:64k --bs=64k $base
+	tap_diag "  allocated $(($(stat -c %b "$f") * $(stat -c %B "$f") / 1024)) KiB of $(($(stat -c %s "$f") / 1024)) KiB"
+	bad=''
+	for k in 1 3 17 101; do
+		reads_zero "$f" $((k * 65536)) 65536 || bad="$bad $((k * 65536))"
+	done
+	if [ -z "$bad" ]; then
+		tap_ok "$fs io_poll=$mode: holes read back as zeros through O_DIRECT"
+	else
+		tap_not_ok "$fs io_poll=$mode: holes read back as zeros through O_DIRECT (not at:$bad)"
+	fi
+	if command -v xfs_io > /dev/null; then
+		xfs_io -c "fpunch 0 64k" -c "fpunch 256k 128k" -c "fpunch 1088k 64k" "$f"
+		bad=''
+		for o in 0 262144 327680 1114112; do
+			reads_zero "$f" "$o" 65536 || bad="$bad $o"
+		done
+		if [ -z "$bad" ]; then
+			tap_ok "$fs io_poll=$mode: punched data (xfs_io fpunch) reads back as zeros"
+		else
+			tap_not_ok "$fs io_poll=$mode: punched data reads back as zeros (not at:$bad)"
+		fi
+	else
+		tap_skip "$fs io_poll=$mode: punched data reads back as zeros" "no xfs_io for fpunch"
+	fi
+	# shellcheck disable=SC2086
+	fio_case "$fs" "$mode" "writes across holes and data, bsrange=512-256k" --name=holemix \
+		--filename="$f" --size="$(mib 32)" --rw=randwrite --bsrange=512-256k $base
+	rm -f "$f"
+
+	# 4. unwritten extents: fallocate, O_DIRECT reads give zeros, partial writes, verify
+	f=$MNT/prealloc.$mode
+	rm -f "$f"
+	fallocate -l "$(mib 32)" "$f"
+	if reads_zero "$f" 0 1048576 && reads_zero "$f" 8388608 1048576; then
+		tap_ok "$fs io_poll=$mode: unwritten extents read back as zeros through O_DIRECT"
+	else
+		tap_not_ok "$fs io_poll=$mode: unwritten extents read back as zeros through O_DIRECT"
+	fi
+	# shellcheck disable=SC2086
+	fio_case "$fs" "$mode" "writes into unwritten extents (fallocate), bsrange=4k-128k, 12 of 32 MiB" \
+		--name=prealloc --filename="$f" --size="$(mib 32)" --io_size="$(mib 12)" \
+		--rw=randwrite --bsrange=4k-128k $base
+	if dd if="$f" of=/dev/null bs=1M iflag=direct 2>/dev/null; then
+		tap_ok "$fs io_poll=$mode: whole partly written fallocated file reads through O_DIRECT"
+	else
+		tap_not_ok "$fs io_poll=$mode: whole partly written fallocated file reads through O_DIRECT"
+	fi
+	rm -f "$f"
+
+	# 5. O_DSYNC writes
+	f=$MNT/dsync.$mode
+	# shellcheck disable=SC2086
+	fio_case "$fs" "$mode" "O_DSYNC psync bs=4k" --name=dsync --filename="$f" --size="$(mib 4)" \
+		--rw=randwrite --bs=4k --sync=dsync $base
+	rm -f "$f"
+
+	# 6. RWF_HIPRI with io_poll=0: polls when the device has a poll queue, else irq
+	if [ "$mode" = 0 ]; then
+		f=$MNT/hipri
+		fio_case "$fs" "$mode" "pvsync2 --hipri bs=4k" --name=hipri --filename="$f" \
+			--size="$(mib 16)" --rw=randwrite --bs=4k --ioengine=pvsync2 --hipri \
+			--direct=1 --verify=crc32c
+		tap_diag "  (hipri interrupts per I/O: $CASE_IPI)"
+		fio_case "$fs" "$mode" "pvsync2 --hipri bsrange=512-256k" --name=hiprimix --filename="$f" \
+			--size="$(mib 32)" --rw=randwrite --bsrange=512-256k --ioengine=pvsync2 --hipri \
+			--direct=1 --verify=crc32c
+		rm -f "$f"
+	fi
+}
+
+# fs_run FS MKFS...: make the filesystem on the disk, mount it, both polling modes
+fs_run() {
+	fs=$1
+	shift
+	if "$@" "$DISK" > /tmp/mkfs.log 2>&1 && mount -t "$fs" "$DISK" "$MNT"; then
+		tap_ok "$fs: $* $DISK and mount"
+	else
+		tap_not_ok "$fs: $* $DISK and mount"
+		sed 's/^/#   /' /tmp/mkfs.log | tail -10
+		return 0
+	fi
+	fs_suite "$fs" 0
+	fs_suite "$fs" 1
+	sync
+	if umount "$MNT"; then tap_ok "$fs: umount"; else tap_not_ok "$fs: umount"; fi
+}
+
+fs_run ext4 mkfs.ext4 -F -q -E nodiscard,lazy_itable_init=0,lazy_journal_init=0
+if command -v mkfs.xfs > /dev/null; then
+	fs_run xfs mkfs.xfs -f -q -K
+else
+	tap_skip "xfs: the same cases on XFS" "mkfs.xfs not in the image"
+fi
+set_io_poll "$DISK" 0 || true
+
+# --- a device that cannot poll: null_blk, memory backed, no poll queues ---
+NB=/sys/kernel/config/nullb/nopoll
+nullb_up() {
+	[ -d /sys/kernel/config/nullb ] || return 1
+	# (called as an if condition: set -e is off, so every step is checked)
+	mkdir "$NB" || return 1
+	if [ -e "$NB/poll_queues" ]; then set_attr "$NB/poll_queues" 0 || return 1; fi
+	set_attr "$NB/memory_backed" 1 && set_attr "$NB/size" 256 && set_attr "$NB/blocksize" 512 &&
+		set_attr "$NB/power" 1 || return 1
+	# 6.12 names a configfs device after its directory; older kernels nullb<index>
+	_i=0 NBDEV=
+	while [ "$_i" -lt 50 ]; do
+		for NBDEV in /dev/nopoll "/dev/nullb$(cat "$NB/index")"; do
+			[ ! -b "$NBDEV" ] || return 0
+		done
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	tap_diag "null_blk: no /dev/nopoll nor /dev/nullb$(cat "$NB/index") after power=1"
+	return 1
+}
+if nullb_up; then
+	NBN=${NBDEV#/dev/}
+	tap_ok "null_blk $NBDEV via configfs: memory_backed=1, 256 MiB, 512 B blocks, poll_queues=$(cat "$NB/poll_queues" 2>/dev/null || echo n/a)"
+	a=$(qattr "$NBDEV" io_poll)
+	tap_diag "$NBN io_poll=$(cat "$a") io_poll_delay=$(cat "$(qattr "$NBDEV" io_poll_delay)")"
+	if err=$( { set_attr "$a" 1; } 2>&1); then
+		tap_not_ok "$NBN without poll queues: writing 1 to io_poll fails (it succeeded)"
+	else
+		case $err in
+		*"Invalid argument"*) tap_ok "$NBN without poll queues: writing 1 to io_poll fails with EINVAL" ;;
+		*) tap_not_ok "$NBN without poll queues: writing 1 to io_poll fails with EINVAL (got: $err)" ;;
+		esac
+	fi
+	v=$(cat "$a")
+	if [ "$v" = 0 ]; then tap_ok "$NBN io_poll still reads 0"; else tap_not_ok "$NBN io_poll still reads 0 (reads $v)"; fi
+	if set_attr "$a" 0; then tap_ok "$NBN: writing 0 to io_poll is accepted"; else tap_not_ok "$NBN: writing 0 to io_poll is accepted"; fi
+	if mkfs.ext4 -F -q "$NBDEV" > /tmp/mkfs.log 2>&1 && mount -t ext4 "$NBDEV" "$MNT"; then
+		tap_ok "null_blk: mkfs.ext4 and mount $NBDEV"
+		fio_case ext4-nullb 0 "psync bs=4k" --name=nb4k --filename="$MNT/nb" --size=32M \
+			--rw=randwrite --bs=4k --ioengine=psync --direct=1 --verify=crc32c
+		fio_case ext4-nullb 0 "pvsync2 --hipri bsrange=512-256k" --name=nbhipri --filename="$MNT/nbh" \
+			--size=32M --rw=randwrite --bsrange=512-256k --ioengine=pvsync2 --hipri --direct=1 --verify=crc32c
+		fio_case ext4-nullb 0 "psync O_DSYNC bs=16k" --name=nbdsync --filename="$MNT/nbd" \
+			--size=8M --rw=randwrite --bs=16k --sync=dsync --ioengine=psync --direct=1 --verify=crc32c
+		umount "$MNT" || tap_not_ok "null_blk: umount"
+	else
+		tap_not_ok "null_blk: mkfs.ext4 and mount $NBDEV"
+		sed 's/^/#   /' /tmp/mkfs.log | tail -10
+	fi
+	set_attr "$NB/power" 0 || true
+	rmdir "$NB" || true
+else
+	tap_not_ok "null_blk device via configfs (memory_backed=1, poll_queues=0)"
+fi
+
+tap_diag "fs-poll: $(($(cut -d. -f1 /proc/uptime) - T0)) s"
+tap_end

@@ -1,0 +1,210 @@
+# shellcheck shell=sh
+# Helpers shared by the guest reliability scripts (fs-poll.sh, reliability.sh):
+# queue attributes, io_poll switching, NVMe interrupt counting, fio runs judged by
+# exit status, per-job error fields and verify messages. Source after tap.sh.
+
+# qattr DEV NAME: path of /sys/block/<dev>/queue/NAME
+qattr() {
+	printf '/sys/block/%s/queue/%s' "${1#/dev/}" "$2"
+}
+
+# set_attr FILE VALUE: write VALUE (newline terminated); fails like the write, and
+# says why (busybox printf fails silently; the echo builtin prints strerror)
+set_attr() {
+	echo "$2" > "$1"
+}
+
+# set_io_poll DEV 0|1: switch polling and wait (up to 20 s) until io_poll reads the
+# value: on NVMe the first 1 resets the controller to bring up a poll queue. A write
+# refused with EBUSY (a 1 while that reset runs; reliability.sh reports it) is retried.
+set_io_poll() {
+	_a=$(qattr "$1" io_poll)
+	_i=0
+	while :; do
+		_t=$(cut -d' ' -f1 /proc/uptime)
+		_e=$(set_attr "$_a" "$2" 2>&1) && break
+		case $_e in
+		*busy*)
+			if [ "$_i" -lt 100 ]; then
+				[ "$_i" -gt 0 ] || tap_diag "writing $2 to $_a at $_t s: $_e; retrying"
+				_i=$((_i + 1))
+				sleep 0.2
+				continue
+			fi
+			;;
+		esac
+		tap_diag "writing $2 to $_a at $_t s failed: $_e"
+		return 1
+	done
+	while [ "$(cat "$_a")" != "$2" ]; do
+		_i=$((_i + 1))
+		if [ "$_i" -gt 100 ]; then
+			tap_diag "io_poll of $1 still reads $(cat "$_a") 20 s after writing $2"
+			return 1
+		fi
+		sleep 0.2
+	done
+	[ "$_i" -eq 0 ] || tap_diag "io_poll of $1 read $2 after ~$((_i * 2 / 10)) s"
+}
+
+# nvme_ctrl DEV: the controller (nvme0) of namespace DEV (/dev/nvme0n1)
+nvme_ctrl() {
+	_c=$(readlink "/sys/block/${1#/dev/}/device" 2>/dev/null || true)
+	_c=${_c##*/}
+	case $_c in
+	nvme[0-9]*) printf '%s' "$_c" ;;
+	*) _c=${1#/dev/}; printf '%s' "${_c%n[0-9]*}" ;;
+	esac
+}
+
+# irq_count CTRL: interrupts so far on the CTRL's queues (/proc/interrupts nvme0qN),
+# summed over all CPUs. Poll queues have no vector, so polled completions add nothing.
+irq_count() {
+	awk -v re="^$1q[0-9]+\$" 'NR == 1 { ncpu = NF; next }
+		$NF ~ re { for (i = 2; i <= ncpu + 1; i++) if ($i ~ /^[0-9]+$/) s += $i }
+		END { printf "%d\n", s }' /proc/interrupts
+}
+
+# ratio A B: A/B with 3 decimals ("nan" when B is 0)
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else printf "nan" }'
+}
+
+# fio_jobs JSON: one line a job: name err rbytes rios wbytes wios total_err
+fio_jobs() {
+	awk '
+	function num(s) { sub(/^[^:]*: */, "", s); sub(/[ ,]*$/, "", s); gsub(/"/, "", s); return s }
+	function flush() { if (name != "") print name, err + 0, rb + 0, ri + 0, wb + 0, wi + 0, te + 0 }
+	/^ *"jobname" : / { flush(); name = num($0); err = rb = ri = wb = wi = te = 0; sec = ""; next }
+	name == "" { next }
+	/^ *"error" : / && sec == "" { err = num($0); next }
+	/^ *"total_err" : / { te = num($0); next }
+	/^ *"(read|write|trim|sync)" : \{/ { sec = $1; gsub(/"/, "", sec); next }
+	/^ *"io_bytes" : / { if (sec == "read") rb = num($0); else if (sec == "write") wb = num($0); next }
+	/^ *"total_ios" : / { if (sec == "read") ri = num($0); else if (sec == "write") wi = num($0); next }
+	/^ *"job_runtime" : / { sec = "done" }
+	END { flush() }' "$1"
+}
+
+# FIO_RC, FIO_JOBS, FIO_ERR, FIO_RBYTES, FIO_RIOS, FIO_WBYTES, FIO_WIOS, FIO_VERR are set
+# by fio_run. FIO_VERR counts verify failure messages, FIO_ERR jobs with error != 0 or
+# total_err != 0.
+FIO_SEQ=0
+# fio_run ARG...: run fio with JSON output into /tmp/fio.N.{json,log}
+fio_run() {
+	FIO_SEQ=$((FIO_SEQ + 1))
+	FIO_JSON=/tmp/fio.$FIO_SEQ.json FIO_LOG=/tmp/fio.$FIO_SEQ.log
+	FIO_RC=0
+	fio --output-format=json --output="$FIO_JSON" "$@" > "$FIO_LOG" 2>&1 || FIO_RC=$?
+	fio_judge
+}
+
+# fio_judge: fill the FIO_* figures from FIO_JSON, FIO_LOG and FIO_RC
+fio_judge() {
+	[ -f "$FIO_JSON" ] || : > "$FIO_JSON"
+	fio_jobs "$FIO_JSON" > "$FIO_JSON.jobs"
+	# shellcheck disable=SC2046 # six numbers
+	set -- $(awk '{ n++; if ($2 != 0 || $7 != 0) e++; rb += $3; ri += $4; wb += $5; wi += $6 }
+		END { printf "%d %d %d %d %d %d\n", n, e, rb, ri, wb, wi }' "$FIO_JSON.jobs")
+	FIO_JOBS=$1 FIO_ERR=$2 FIO_RBYTES=$3 FIO_RIOS=$4 FIO_WBYTES=$5 FIO_WIOS=$6
+	FIO_VERR=$(grep -cE '^verify: |verify failed|bad magic header|bad header|bad pattern' "$FIO_LOG" || true)
+}
+
+# fio_figures: one diagnostic line for the last fio_run
+fio_figures() {
+	printf 'rc=%s jobs=%s job_errors=%s verify_errors=%s read_bytes=%s read_ios=%s write_bytes=%s write_ios=%s' \
+		"$FIO_RC" "$FIO_JOBS" "$FIO_ERR" "$FIO_VERR" "$FIO_RBYTES" "$FIO_RIOS" "$FIO_WBYTES" "$FIO_WIOS"
+}
+
+# fio_clean: the last run succeeded: exit 0, every job error 0, no verify message,
+# at least one job reported
+fio_clean() {
+	[ "$FIO_RC" -eq 0 ] && [ "$FIO_ERR" -eq 0 ] && [ "$FIO_VERR" -eq 0 ] && [ "$FIO_JOBS" -gt 0 ]
+}
+
+# fio_report DESC: diagnostics and one TAP line for the last fio run that must be clean
+# and must have read (verified) something.
+fio_report() {
+	tap_diag "  $(fio_figures)"
+	if fio_clean && [ "$FIO_RBYTES" -gt 0 ]; then
+		tap_ok "$1"
+	else
+		tap_not_ok "$1"
+		grep -vE '^ *$' "$FIO_LOG" | head -15 | sed 's/^/#   /'
+		sed 's/^/#   job: /' "$FIO_JSON.jobs"
+	fi
+}
+
+# corrupt_block DEV_OR_FILE BYTE_OFFSET: overwrite 4 KiB there with random bytes, O_DIRECT
+corrupt_block() {
+	dd if=/dev/urandom of="$1" bs=4096 count=1 seek=$(($2 / 4096)) conv=notrunc oflag=direct 2>/dev/null
+	tap_diag "BLKPOLL_BREAK: corrupted 4 KiB of $1 at byte $2"
+}
+
+# zero_md5 LEN: md5 of LEN zero bytes
+zero_md5() {
+	head -c "$1" /dev/zero | md5sum | cut -d' ' -f1
+}
+
+# reads_zero FILE OFFSET LEN: an O_DIRECT read of LEN bytes at OFFSET returns zeros
+reads_zero() {
+	_got=$(dd if="$1" bs="$3" count=1 skip=$(($2 / $3)) iflag=direct 2>/dev/null | md5sum | cut -d' ' -f1)
+	[ "$_got" = "$(zero_md5 "$3")" ]
+}
+
+# fio_start ARG...: fio in the background (FIO_PID); fio_wait reaps it and judges it
+fio_start() {
+	FIO_SEQ=$((FIO_SEQ + 1))
+	FIO_JSON=/tmp/fio.$FIO_SEQ.json FIO_LOG=/tmp/fio.$FIO_SEQ.log
+	rm -f "$FIO_JSON.rc"
+	(
+		_rc=0
+		fio --output-format=json --output="$FIO_JSON" "$@" > "$FIO_LOG" 2>&1 || _rc=$?
+		echo "$_rc" > "$FIO_JSON.rc"
+	) &
+	FIO_PID=$!
+}
+
+# fio_running: the fio of the last fio_start has not finished
+fio_running() {
+	[ ! -e "$FIO_JSON.rc" ]
+}
+
+fio_wait() {
+	wait "$FIO_PID" || true
+	FIO_RC=$(cat "$FIO_JSON.rc" 2>/dev/null || echo 255)
+	fio_judge
+}
+
+# uptime_ds: time since boot in tenths of a second
+uptime_ds() {
+	read -r _up _ < /proc/uptime
+	# the fraction has two digits; 1xx - 100 keeps a leading 0 from meaning octal
+	echo $((${_up%.*} * 10 + (1${_up#*.} - 100) / 10))
+}
+
+# wait_dead PID SECS: wait until PID is gone or a zombie (then reap it), at most SECS
+wait_dead() {
+	_n=0
+	while [ -e "/proc/$1" ] && [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" != Z ]; do
+		_n=$((_n + 1))
+		[ "$_n" -le $(($2 * 10)) ] || return 1
+		sleep 0.1
+	done
+	wait "$1" 2>/dev/null || true
+}
+
+# fio_verify_only ARG...: fio_run ARG... --verify_only, without any --verify_backlog:
+# fio 3.33 reads but checks nothing when both are given
+fio_verify_only() {
+	_n=$#
+	while [ "$_n" -gt 0 ]; do
+		case $1 in
+		--verify_backlog=*) ;;
+		*) set -- "$@" "$1" ;;
+		esac
+		shift
+		_n=$((_n - 1))
+	done
+	fio_run "$@" --verify_only
+}
