@@ -25,7 +25,8 @@ RUN ?= smoke.sh
 ARGS ?=
 
 .PHONY: help deps base apply export export-check build build-debug initramfs smoke boot \
-	suite test host-tests lint check-patches demo clean distclean
+	suite test host-tests lint check-patches demo clean distclean \
+	bench bench-quick
 
 help:
 	@echo "Block polling series for Linux 6.12: patches/ -> $(KSRC) -> vmlinux -> QEMU guest -> TAP"
@@ -47,6 +48,9 @@ help:
 	@echo "  make suite          boot smoke.sh and each of TEST_SCRIPTS, summarise TAP"
 	@echo "  make host-tests     shellcheck + tests/test-*.sh (tests of the tooling)"
 	@echo "  make check-patches  host checks of the patch files (hook: CHECK_PATCHES)"
+	@echo "  make bench          stock vs patched kernel in QEMU: psync irq/poll/hybrid, io_uring, dd, ext4"
+	@echo "                      -> $(RESULTS)/bench.md + PNGs (scripts/bench.sh; ~30 min)"
+	@echo "  make bench-quick    the same with 1 repetition of 2 s runs (checks the pipeline)"
 	@echo "  make clean          remove build outputs in BUILD (keeps KSRC and ccache)"
 	@echo "  make distclean      remove BUILD entirely"
 	@echo
@@ -115,13 +119,20 @@ test:
 	$(MAKE) initramfs
 	$(MAKE) suite
 
+# Benchmark knobs (BENCH_BOOTS, BENCH_BUILD, ...): see scripts/bench.sh.
+bench: $(KSRC)/Makefile
+	sh scripts/bench.sh
+
+bench-quick: $(KSRC)/Makefile
+	BENCH_REPS=1 BENCH_RUNTIME=2 sh scripts/bench.sh
+
 # Placeholder: whoever writes the benchmark fills this in (build, boot, plot, show the figures).
 demo: $(KSRC)/Makefile
 	$(MAKE) smoke
 	@echo "demo: placeholder: the kernel built and booted (smoke); benchmark and plots come here"
 
 clean:
-	rm -rf $(BUILD)/obj-normal $(BUILD)/obj-debug $(BUILD)/initramfs.d $(BUILD)/initramfs.cpio \
+	rm -rf $(BUILD)/obj-normal $(BUILD)/obj-debug $(BUILD)/obj-stock $(BUILD)/bench $(BUILD)/initramfs.d $(BUILD)/initramfs.cpio \
 		$(BUILD)/selftests $(BUILD)/roundtrip $(RESULTS)
 
 distclean:

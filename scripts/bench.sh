@@ -1,0 +1,120 @@
+#!/bin/sh
+# The benchmark (issue 6), one command: build the stock kernel (tag base, same config,
+# scripts/build-stock.sh) and the patched one (scripts/build.sh normal), build an
+# initramfs, boot each configuration in QEMU with the same disks, run guest/bench.sh,
+# collect the BENCH lines into $RESULTS/bench-<kernel>-<boot>.bench, then write the
+# report (scripts/bench-report.sh) and the plots (scripts/bench-plot.sh).
+# usage: bench.sh
+# env:   BENCH_BOOTS    configurations, kernel:boot ("stock:default stock:pq1 series:default");
+#                       kernel stock = obj-stock, series = obj-normal; boot pq1 adds
+#                       nvme.poll_queues=1 to the command line
+#        BENCH_RUNTIME  seconds per run (5)      BENCH_REPS  repetitions (3)
+#        BENCH_WORKLOADS main+randwrite+seqread+jobs4     BENCH_FILE=0 / BENCH_DD=0 drop rows
+#        BENCH_BUILD    kernels to (re)build first ("stock normal"; "" uses them as they are)
+#        BENCH_WORK     scratch area for the initramfs, disk image and boot ($BUILD/bench),
+#                       so that a benchmark never clobbers another user's initramfs or disk
+#        BENCH_KEEP=1   keep older bench-*.bench in $RESULTS (default: removed first)
+#        RESULTS        ($BUILD/results); BENCH_PUBLISH=1 copies the report to $TOP/results
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+RESULTS=${RESULTS:-$BUILD/results}
+WORK=${BENCH_WORK:-$BUILD/bench}
+BOOTS=${BENCH_BOOTS:-stock:default stock:pq1 series:default}
+RUNTIME=${BENCH_RUNTIME:-5}
+REPS=${BENCH_REPS:-3}
+WORKLOADS=${BENCH_WORKLOADS:-main+randwrite+seqread+jobs4}
+BUILDS=${BENCH_BUILD-stock normal}
+GUEST_ARGS="runtime=$RUNTIME reps=$REPS workloads=$WORKLOADS file=${BENCH_FILE:-1} dd=${BENCH_DD:-1}"
+T0=$(date +%s)
+
+for b in $BOOTS; do
+	case $b in stock:default | stock:pq1 | series:default | series:pq1) ;;
+	*) die "bench: unknown configuration '$b' in BENCH_BOOTS (stock|series:default|pq1)" ;;
+	esac
+done
+
+# A second kernel build next to a running one halves both and shares 2 cores badly.
+wait_builds() {
+	w=0
+	while pgrep -f 'make .*O=[^ ]*/obj-' >/dev/null; do
+		[ "$w" -gt 0 ] || stage "bench: another kernel build is running, waiting for it ($(pgrep -f 'make .*O=[^ ]*/obj-' | head -1))"
+		w=$((w + 1))
+		sleep 10
+	done
+}
+
+for k in $BUILDS; do
+	wait_builds
+	case $k in
+	stock) sh "$TOP/scripts/build-stock.sh" ;;
+	normal) sh "$TOP/scripts/build.sh" normal ;;
+	*) die "bench: BENCH_BUILD: unknown kernel '$k' (stock|normal)" ;;
+	esac
+done
+
+# The scratch area: its own initramfs and disk, the kernels linked from $BUILD.
+mkdir -p "$WORK" "$RESULTS"
+for v in stock normal; do
+	if [ "$(cd "$WORK" && pwd -P)" != "$(cd "$BUILD" && pwd -P)" ]; then
+		ln -sfn "$BUILD/obj-$v" "$WORK/obj-$v"
+	fi
+done
+for b in $BOOTS; do
+	v=normal
+	[ "${b%:*}" = stock ] && v=stock
+	img=$(cat "$WORK/obj-$v/.boot-image" 2>/dev/null || echo vmlinux)
+	[ -f "$WORK/obj-$v/$img" ] || die "bench: $BUILD/obj-$v/$img missing (BENCH_BUILD=\"stock normal\")"
+done
+BUILD=$WORK sh "$TOP/scripts/initramfs.sh"
+[ "${BENCH_KEEP:-0}" = 1 ] || rm -f "$RESULTS"/bench-*.bench "$RESULTS"/bench-*.log "$RESULTS"/bench-*.tap
+
+# Time estimates from the guest script's own plan.
+est() {
+	# shellcheck disable=SC2086 # GUEST_ARGS is a list of words
+	sh "$TOP/guest/bench.sh" plan "kernel=${1%:*}" "boot=${1#*:}" $GUEST_ARGS | sed -n 's/.*seconds=//p'
+}
+left_after=0
+for b in $BOOTS; do left_after=$((left_after + $(est "$b") + 30)); done
+stage "bench: $(echo "$BOOTS" | wc -w) boot(s): $BOOTS; ${RUNTIME}s runs x $REPS, estimated $((left_after / 60)) min"
+
+nboot=$(echo "$BOOTS" | wc -w)
+i=0 failed=''
+for b in $BOOTS; do
+	i=$((i + 1))
+	kernel=${b%:*} boot=${b#*:}
+	v=normal
+	[ "$kernel" = stock ] && v=stock
+	append=''
+	[ "$boot" = pq1 ] && append=nvme.poll_queues=1
+	this=$(($(est "$b") + 30))
+	left_after=$((left_after - this))
+	log=$RESULTS/bench-$kernel-$boot.log
+	rm -f "$log" "$WORK/disk.img"
+	truncate -s 1G "$WORK/disk.img"
+	stage "bench: boot $i/$nboot: $kernel kernel ($WORK/obj-$v), boot $boot${append:+ ($append)}, ~$((this / 60)) min, log $log"
+	# shellcheck disable=SC2086 # GUEST_ARGS is a list of words
+	QUIET=1 BUILD=$WORK VARIANT=$v TIMEOUT=$((this * 3 + 300)) EXTRA_APPEND="${EXTRA_APPEND:+$EXTRA_APPEND }$append" \
+		sh "$TOP/scripts/boot.sh" -l "$log" bench.sh "kernel=$kernel" "boot=$boot" $GUEST_ARGS &
+	pid=$!
+	# Progress: the guest's "# bench: [n/N] ... left=Ns" lines, with the time left overall.
+	sleep 1
+	tail -F -n +1 --pid="$pid" "$log" 2>/dev/null |
+		awk -v after="$left_after" -v t0="$T0" '{ sub(/\r$/, "") } /^# bench: \[/ {
+			l = $NF; sub(/^left=/, "", l); sub(/s$/, "", l); sub(/^# bench: /, "")
+			sub(/ left=[0-9]+s$/, "")
+			srand(); now = srand() # POSIX awk: srand() returns the previous seed, the time
+			printf "    %s (%d:%02d elapsed; ~%d s left in this boot, ~%d min in all)\n", $0,
+				(now - t0) / 60, (now - t0) % 60, l, (l + after + 59) / 60
+			fflush() }
+			/^(not ok|Bail out)/ { print "    guest: " $0; fflush() }' >&2 || true
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" = 0 ] || failed="$failed $kernel:$boot"
+	stage "bench: $kernel $boot: $(wc -l < "$RESULTS/bench-$kernel-$boot.bench" 2>/dev/null || echo 0) BENCH lines, boot.sh rc=$rc"
+done
+
+sh "$TOP/scripts/bench-report.sh"
+sh "$TOP/scripts/bench-plot.sh" || stage "bench: plots failed (gnuplot?), the report stands"
+stage "bench: done in $((($(date +%s) - T0) / 60)) min: $RESULTS/bench.md"
+[ -z "$failed" ] || die "bench: boot(s) failed:$failed (logs $RESULTS/bench-*.log)"

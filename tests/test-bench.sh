@@ -1,0 +1,63 @@
+#!/bin/sh
+# The benchmark tooling without a VM: guest/bench.sh's plan and its fio JSON parsing
+# (on a real fio run against a scratch file, under busybox sh/awk like the guest), and
+# scripts/bench-report.sh + bench-plot.sh on synthetic BENCH lines.
+set -eu
+. "$(dirname "$0")/lib.sh"
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT INT TERM
+
+# --- plan: which modes each configuration runs
+t_expect 0 "plan for stock, default boot" sh "$TOP/guest/bench.sh" plan kernel=stock boot=default reps=1
+t_grep '^runs=11 ' "stock default: psync, io_uring (4 workloads each), pvsync2 hipri, dd, ext4 = 11 rows"
+t_expect 0 "plan for stock, pq1 boot" sh "$TOP/guest/bench.sh" plan kernel=stock boot=pq1 reps=2
+t_grep '^runs=30 ' "stock pq1 adds io_uring IOPOLL on 4 workloads: 15 rows x 2"
+t_expect 0 "plan for series" sh "$TOP/guest/bench.sh" plan kernel=series boot=default reps=1
+t_grep '^runs=23 ' "series adds io_poll classic (4 workloads), hybrid, delay, dd-poll, ext4 poll: 23 rows"
+t_expect nonzero "an unknown kernel label is refused" sh "$TOP/guest/bench.sh" plan kernel=foo boot=default
+
+# --- fio JSON parsing with the guest's tools
+if command -v fio >/dev/null && [ -x /bin/busybox ]; then
+	truncate -s 16M "$d/f"
+	fio --name=t --filename="$d/f" --rw=randread --bs=4k --ioengine=psync --numjobs=2 --group_reporting \
+		--time_based --runtime=1 --lat_percentiles=1 --clat_percentiles=0 \
+		--percentile_list=1:5:10:25:50:75:90:95:99:99.5:99.9:99.99 \
+		--output-format=json --output="$d/fio.json" >/dev/null 2>&1
+	t_expect 0 "fio-fields parses fio $(fio --version) JSON under busybox sh/awk" \
+		/bin/busybox sh "$TOP/guest/bench.sh" fio-fields "$d/fio.json" read
+	t_grep '^iops=[0-9]+ bw_kib=[0-9]+ lat_mean_us=[0-9.]+ lat_p50_us=[0-9.]+ lat_p99_us=[0-9.]+ lat_p999_us=[0-9.]+ cpu_usr=[0-9.]+ cpu_sys=[0-9.]+ ios=[1-9][0-9]* runtime_ms=[0-9]+ error=0 ' \
+		"every figure is there and numeric"
+	t_grep 'runtime_ms=(19|20|21)[0-9][0-9] ' "job_runtime is summed over the 2 jobs (~2000 ms)"
+	t_grep 'lat_cdf_us=1:[0-9.]+/5:.*/99.99:[0-9.]+$' "the 12 percentiles are in lat_cdf_us"
+	t_expect nonzero "a direction without figures fails" \
+		/bin/busybox sh "$TOP/guest/bench.sh" fio-fields "$d/fio.json" nosuch
+else
+	t_ok "fio-fields # SKIP no fio or busybox on the host"
+fi
+
+# --- report on synthetic lines: known medians and ratios
+line() { # kernel boot dev mode rw bs jobs rep iops irqs
+	printf 'BENCH kernel=%s boot=%s dev=%s mode=%s rw=%s bs=%s jobs=%s rep=%s iops=%s bw_kib=%s lat_mean_us=100.0 lat_p50_us=90.0 lat_p99_us=300.0 lat_p999_us=900.0 cpu_usr=10 cpu_sys=40 ios=%s runtime_ms=1000 error=0 lat_cdf_us=1:50/50:90/99:300 irqs=%s busy_ms=500 io_poll=0 poll_delay=-1\n' \
+		"$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" $(($9 * 4)) "$9" "${10}"
+}
+for r in 1 2 3; do
+	line stock default null psync-irq randread 4k 1 $r $((800 + r * 100)) $((800 + r * 100))
+	line stock pq1 null uring-iopoll randread 4k 1 $r 2000 0
+	line series default null psync-irq randread 4k 1 $r 1000 1000
+	line series default null psync-poll randread 4k 1 $r $((1400 + r * 100)) 0
+done > "$d/bench-x.bench"
+printf 'BENCH kernel=stock mode=psync-irq iops=oops\r\n' >> "$d/bench-x.bench"
+t_expect 0 "bench-report runs" env RESULTS="$d" sh "$TOP/scripts/bench-report.sh" "$d/bench-x.bench"
+t_grep 'series/default +psync-poll +1600 IOPS +x irq 1.60\* +x stock 1.60 +x IOPOLL 0.80 ' \
+	"summary: median 1600, x1.6 same boot, x1.6 stock (cross-boot, no *), x0.8 IOPOLL"
+t_grep 'stock/default +psync-irq +1000 IOPS +x irq 1.00\* +x stock 1.00\* ' "the stock reference compares to itself, same boot"
+t_expect 0 "the Markdown table has the row" grep -F '| series | default | psync-poll | 3 | 1500 / **1600** / 1700 | 6.6 | 100.0 | 90.0 | 300.0 | 900.0 | 312.5 | 312.5 | 0.00 | 1.60* | 1.60 | 0.80 |' "$d/bench.md"
+t_expect 0 "the malformed line is counted, not used" grep -F '12 runs (1 malformed lines skipped)' "$d/bench.md"
+t_expect 0 "CPU per I/O: (10+40)% x 1000 ms / 1000 ios = 500 us" grep -F '| stock | default | psync-irq | 3 | 900 / **1000** / 1100 | 4.1 | 100.0 | 90.0 | 300.0 | 900.0 | 500.0 | 500.0 | 1.00 |' "$d/bench.md"
+if command -v gnuplot >/dev/null; then
+	t_expect 0 "bench-plot draws both PNGs" env RESULTS="$d" sh "$TOP/scripts/bench-plot.sh"
+	t_expect 0 "the PNGs are PNGs" sh -c "head -c 4 '$d/bench-iops.png' | grep -q PNG && head -c 4 '$d/bench-latency.png' | grep -q PNG"
+else
+	t_ok "bench-plot # SKIP no gnuplot"
+fi
+t_end
