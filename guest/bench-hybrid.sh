@@ -1,0 +1,74 @@
+#!/bin/sh
+# Hybrid polling where it matters: a null_blk device that takes completion_nsec
+# per I/O (irqmode=2, which the series applies to polled I/O too), QD1 and 4 jobs,
+# interrupts vs classic polling vs adaptive hybrid vs a fixed delay, interleaved.
+# args: nsec=<completion_nsec> (50000) runtime=<s> (4) reps=<n> (3)
+set -eu
+. /guest/lib/tap.sh
+
+NSEC=50000 RUNTIME=4 REPS=3
+for a in "$@"; do
+	case $a in
+	nsec=*) NSEC=${a#nsec=} ;;
+	runtime=*) RUNTIME=${a#runtime=} ;;
+	reps=*) REPS=${a#reps=} ;;
+	esac
+done
+
+nb=/sys/kernel/config/nullb/hybrid
+mkdir "$nb"
+echo 2 > "$nb/irqmode"
+echo "$NSEC" > "$nb/completion_nsec"
+echo 1 > "$nb/poll_queues"
+echo 1024 > "$nb/size"
+echo 1 > "$nb/power"
+# null_blk names a configfs device after its directory
+dev=/dev/hybrid
+name=${dev#/dev/}
+q=/sys/block/$name/queue
+stat=/sys/kernel/debug/block/$name/poll_stat
+tap_check "null_blk $name: irqmode=2 completion_nsec=$NSEC, one poll queue" test -b "$dev"
+
+pstat() {
+	awk -v k="$1" '$1 == k { print $2 }' "$stat" 2>/dev/null || echo 0
+}
+
+# one fio run: prints "iops usr sys lat_mean_us p99_us"
+fio_json() {
+	fio --name=h --filename="$dev" --rw=randread --bs=4k --direct=1 --ioengine=psync \
+		--numjobs="$1" --group_reporting --runtime="$RUNTIME" --time_based \
+		--output-format=json > /tmp/h.json
+	iops=$(sed -n 's/^ *"iops" : \([0-9.]*\),*$/\1/p' /tmp/h.json | head -1)
+	usr=$(sed -n 's/^ *"usr_cpu" : \([0-9.]*\),*$/\1/p' /tmp/h.json | head -1)
+	sys=$(sed -n 's/^ *"sys_cpu" : \([0-9.]*\),*$/\1/p' /tmp/h.json | head -1)
+	lat=$(awk '/"clat_ns"/ { c = 1 } c && /"mean"/ { gsub(/[",]/, ""); print $3 / 1000; exit }' /tmp/h.json)
+	p99=$(awk '/"clat_ns"/ { c = 1 } c && /"99.000000"/ { gsub(/[",]/, ""); print $3 / 1000; exit }' /tmp/h.json)
+	echo "$iops $usr $sys $lat $p99"
+}
+
+r=1
+while [ $r -le "$REPS" ]; do
+	for jobs in 1 4; do
+		for mode in irq poll hybrid delay20; do
+			case $mode in
+			irq) echo 0 > "$q/io_poll"; echo -1 > "$q/io_poll_delay" ;;
+			poll) echo 1 > "$q/io_poll"; echo -1 > "$q/io_poll_delay" ;;
+			hybrid) echo 1 > "$q/io_poll"; echo 0 > "$q/io_poll_delay" ;;
+			delay20) echo 1 > "$q/io_poll"; echo 20 > "$q/io_poll_delay" ;;
+			esac
+			s0=$(pstat hybrid_sleeps) p0=$(pstat poll_completions)
+			# shellcheck disable=SC2046
+			set -- $(fio_json $jobs)
+			s1=$(pstat hybrid_sleeps) p1=$(pstat poll_completions)
+			printf 'BENCH test=hybrid dev=null_blk nsec=%s mode=%s jobs=%s rep=%d iops=%s cpu_usr=%s cpu_sys=%s lat_mean_us=%s lat_p99_us=%s hybrid_sleeps=%s poll_completions=%s\n' \
+				"$NSEC" "$mode" "$jobs" "$r" "$1" "$2" "$3" "$4" "$5" $((s1 - s0)) $((p1 - p0))
+		done
+	done
+	r=$((r + 1))
+done
+echo 0 > "$q/io_poll"
+echo -1 > "$q/io_poll_delay"
+echo 0 > "$nb/power"
+rmdir "$nb"
+tap_ok "hybrid benchmark on null_blk done"
+tap_end
