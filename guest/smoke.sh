@@ -4,11 +4,12 @@
 set -eu
 . /guest/lib/tap.sh
 
-DISK=/dev/nvme0n1
+# NVMe probes controllers in parallel, so names vary between boots: go by serial.
+DISK=${BLKPOLL_DISK:-/dev/nvme0n1}
 tap_diag "kernel $(uname -r), $(nproc) CPUs, file-backed disk ${BLKPOLL_DISK:-?}, null disk ${BLKPOLL_NULL:-?}"
 
+tap_check "file-backed disk found by its serial (blkpoll0)" test -n "${BLKPOLL_DISK:-}"
 tap_check "$DISK exists and is a block device" test -b "$DISK"
-tap_check "$DISK is the file-backed disk (serial blkpoll0)" test "${BLKPOLL_DISK:-}" = "$DISK"
 if [ -n "${BLKPOLL_NULL:-}" ]; then
 	tap_ok "null-co disk present as $BLKPOLL_NULL (serial blkpoll1)"
 else
@@ -21,8 +22,8 @@ if out=$(fio --name=x --filename="$DISK" --rw=randread --bs=4k --direct=1 --ioen
 	--runtime=3 --time_based --minimal 2>&1); then
 	tap_ok "fio psync randread 4k O_DIRECT on $DISK"
 	# terse v3: field 7 read bandwidth KiB/s, 8 read IOPS
-	printf '%s\n' "$out" | awk -F';' 'NF > 8 && $1 == 3 {
-		printf "BENCH test=smoke dev=nvme0n1 engine=psync rw=randread bs=4k qd=1 iops=%s bw_kib=%s\n", $8, $7 }'
+	printf '%s\n' "$out" | awk -v dev="${DISK#/dev/}" -F';' 'NF > 8 && $1 == 3 {
+		printf "BENCH test=smoke dev=%s engine=psync rw=randread bs=4k qd=1 iops=%s bw_kib=%s\n", dev, $8, $7 }'
 else
 	tap_not_ok "fio psync randread 4k O_DIRECT on $DISK"
 	printf '%s\n' "$out" | tail -20 | sed 's/^/#   /'
