@@ -1,33 +1,19 @@
 #!/bin/sh
-# Hybrid polling where it matters: a null_blk device that takes completion_nsec
-# per I/O (irqmode=2, which the series applies to polled I/O too), QD1 and 4 jobs,
+# Hybrid polling where it matters: null_blk devices that take completion_nsec per
+# I/O (irqmode=2, which the series applies to polled I/O too), QD1 and 4 jobs,
 # interrupts vs classic polling vs adaptive hybrid vs a fixed delay, interleaved.
-# args: nsec=<completion_nsec> (50000) runtime=<s> (4) reps=<n> (3)
+# args: nsec=<completion_nsec>[:<completion_nsec>...] (50000) runtime=<s> (4) reps=<n> (3)
 set -eu
 . /guest/lib/tap.sh
 
-NSEC=50000 RUNTIME=4 REPS=3
+NSECS=50000 RUNTIME=4 REPS=3
 for a in "$@"; do
 	case $a in
-	nsec=*) NSEC=${a#nsec=} ;;
+	nsec=*) NSECS=${a#nsec=} ;;
 	runtime=*) RUNTIME=${a#runtime=} ;;
 	reps=*) REPS=${a#reps=} ;;
 	esac
 done
-
-nb=/sys/kernel/config/nullb/hybrid
-mkdir "$nb"
-echo 2 > "$nb/irqmode"
-echo "$NSEC" > "$nb/completion_nsec"
-echo 1 > "$nb/poll_queues"
-echo 1024 > "$nb/size"
-echo 1 > "$nb/power"
-# null_blk names a configfs device after its directory
-dev=/dev/hybrid
-name=${dev#/dev/}
-q=/sys/block/$name/queue
-stat=/sys/kernel/debug/block/$name/poll_stat
-tap_check "null_blk $name: irqmode=2 completion_nsec=$NSEC, one poll queue" test -b "$dev"
 
 pstat() {
 	awk -v k="$1" '$1 == k { print $2 }' "$stat" 2>/dev/null || echo 0
@@ -46,29 +32,50 @@ fio_json() {
 	echo "$iops $usr $sys $lat $p99"
 }
 
-r=1
-while [ $r -le "$REPS" ]; do
-	for jobs in 1 4; do
-		for mode in irq poll hybrid delay20; do
-			case $mode in
-			irq) echo 0 > "$q/io_poll"; echo -1 > "$q/io_poll_delay" ;;
-			poll) echo 1 > "$q/io_poll"; echo -1 > "$q/io_poll_delay" ;;
-			hybrid) echo 1 > "$q/io_poll"; echo 0 > "$q/io_poll_delay" ;;
-			delay20) echo 1 > "$q/io_poll"; echo 20 > "$q/io_poll_delay" ;;
-			esac
-			s0=$(pstat hybrid_sleeps) p0=$(pstat poll_completions)
-			# shellcheck disable=SC2046
-			set -- $(fio_json $jobs)
-			s1=$(pstat hybrid_sleeps) p1=$(pstat poll_completions)
-			printf 'BENCH test=hybrid dev=null_blk nsec=%s mode=%s jobs=%s rep=%d iops=%s cpu_usr=%s cpu_sys=%s lat_mean_us=%s lat_p99_us=%s hybrid_sleeps=%s poll_completions=%s\n' \
-				"$NSEC" "$mode" "$jobs" "$r" "$1" "$2" "$3" "$4" "$5" $((s1 - s0)) $((p1 - p0))
+# bench_device NSEC: one null_blk device of NSEC per I/O, all modes, REPS times
+bench_device() {
+	NSEC=$1
+	nb=/sys/kernel/config/nullb/hybrid
+	mkdir "$nb"
+	echo 2 > "$nb/irqmode"
+	echo "$NSEC" > "$nb/completion_nsec"
+	echo 1 > "$nb/poll_queues"
+	echo 1024 > "$nb/size"
+	echo 1 > "$nb/power"
+	# null_blk names a configfs device after its directory
+	dev=/dev/hybrid
+	name=${dev#/dev/}
+	q=/sys/block/$name/queue
+	stat=/sys/kernel/debug/block/$name/poll_stat
+	tap_check "null_blk $name: irqmode=2 completion_nsec=$NSEC, one poll queue" test -b "$dev"
+	r=1
+	while [ $r -le "$REPS" ]; do
+		for jobs in 1 4; do
+			for mode in irq poll hybrid delay20; do
+				case $mode in
+				irq) echo 0 > "$q/io_poll"; echo -1 > "$q/io_poll_delay" ;;
+				poll) echo 1 > "$q/io_poll"; echo -1 > "$q/io_poll_delay" ;;
+				hybrid) echo 1 > "$q/io_poll"; echo 0 > "$q/io_poll_delay" ;;
+				delay20) echo 1 > "$q/io_poll"; echo 20 > "$q/io_poll_delay" ;;
+				esac
+				s0=$(pstat hybrid_sleeps) p0=$(pstat poll_completions)
+				# shellcheck disable=SC2046
+				set -- $(fio_json $jobs)
+				s1=$(pstat hybrid_sleeps) p1=$(pstat poll_completions)
+				printf 'BENCH test=hybrid dev=null_blk nsec=%s mode=%s jobs=%s rep=%d iops=%s cpu_usr=%s cpu_sys=%s lat_mean_us=%s lat_p99_us=%s hybrid_sleeps=%s poll_completions=%s\n' \
+					"$NSEC" "$mode" "$jobs" "$r" "$1" "$2" "$3" "$4" "$5" $((s1 - s0)) $((p1 - p0))
+			done
 		done
+		r=$((r + 1))
 	done
-	r=$((r + 1))
+	echo 0 > "$q/io_poll"
+	echo -1 > "$q/io_poll_delay"
+	echo 0 > "$nb/power"
+	rmdir "$nb"
+}
+
+for nsec in $(echo "$NSECS" | tr : ' '); do
+	bench_device "$nsec"
 done
-echo 0 > "$q/io_poll"
-echo -1 > "$q/io_poll_delay"
-echo 0 > "$nb/power"
-rmdir "$nb"
-tap_ok "hybrid benchmark on null_blk done"
+tap_ok "hybrid benchmark on null_blk done (completion_nsec $NSECS)"
 tap_end

@@ -10,6 +10,8 @@
 #                       nvme.poll_queues=1 to the command line
 #        BENCH_RUNTIME  seconds per run (5)      BENCH_REPS  repetitions (3)
 #        BENCH_WORKLOADS main+randwrite+seqread+jobs4     BENCH_FILE=0 / BENCH_DD=0 drop rows
+#        BENCH_HYBRID_NSEC  null_blk completion times for guest/bench-hybrid.sh, ns, ":"
+#                       separated (50000:2000000; "" skips that boot)
 #        BENCH_BUILD    kernels to (re)build first ("stock normal"; "" uses them as they are)
 #        BENCH_WORK     scratch area for the initramfs, disk image and boot ($BUILD/bench),
 #                       so that a benchmark never clobbers another user's initramfs or disk
@@ -25,6 +27,7 @@ RUNTIME=${BENCH_RUNTIME:-5}
 REPS=${BENCH_REPS:-3}
 WORKLOADS=${BENCH_WORKLOADS:-main+randwrite+seqread+jobs4}
 BUILDS=${BENCH_BUILD-stock normal}
+HYBRID_NSEC=${BENCH_HYBRID_NSEC-50000:2000000}
 GUEST_ARGS="runtime=$RUNTIME reps=$REPS workloads=$WORKLOADS file=${BENCH_FILE:-1} dd=${BENCH_DD:-1}"
 T0=$(date +%s)
 
@@ -114,7 +117,27 @@ for b in $BOOTS; do
 	stage "bench: $kernel $boot: $(wc -l < "$RESULTS/bench-$kernel-$boot.bench" 2>/dev/null || echo 0) BENCH lines, boot.sh rc=$rc"
 done
 
+# Hybrid polling on slower devices: null_blk that takes HYBRID_NSEC per I/O.
+hlog=$RESULTS/hybrid-series.log
+rm -f "$hlog" "${hlog%.log}.bench"
+if [ -n "$HYBRID_NSEC" ]; then
+	nh=$(echo "$HYBRID_NSEC" | tr : ' ' | wc -w)
+	hsecs=$((nh * REPS * 8 * (RUNTIME + 1) + 30))
+	stage "bench: hybrid polling on null_blk ($HYBRID_NSEC ns per I/O), ~$((hsecs / 60 + 1)) min, log $hlog"
+	if QUIET=1 BUILD=$WORK VARIANT=normal TIMEOUT=$((hsecs * 3 + 300)) \
+		sh "$TOP/scripts/boot.sh" -l "$hlog" bench-hybrid.sh "nsec=$HYBRID_NSEC" \
+		"runtime=$RUNTIME" "reps=$REPS"; then :; else failed="$failed hybrid"; fi
+fi
+
 sh "$TOP/scripts/bench-report.sh"
+if [ -s "${hlog%.log}.bench" ]; then
+	{
+		printf '\n## Hybrid polling on slower devices (null_blk irqmode=2, psync 4 KiB randread)\n\n'
+		printf 'Same boot, interleaved. CPU us/IO is fio usr+sys of the I/O threads per I/O; x poll\n'
+		printf 'compares with classic polling (io_poll_delay=-1) of the same device and jobs.\n\n'
+		sh "$TOP/scripts/bench-hybrid-report.sh" "${hlog%.log}.bench"
+	} >> "$RESULTS/bench.md"
+fi
 sh "$TOP/scripts/bench-plot.sh" || stage "bench: plots failed (gnuplot?), the report stands"
 stage "bench: done in $((($(date +%s) - T0) / 60)) min: $RESULTS/bench.md"
 [ -z "$failed" ] || die "bench: boot(s) failed:$failed (logs $RESULTS/bench-*.log)"

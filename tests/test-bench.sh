@@ -1,7 +1,7 @@
 #!/bin/sh
 # The benchmark tooling without a VM: guest/bench.sh's plan and its fio JSON parsing
 # (on a real fio run against a scratch file, under busybox sh/awk like the guest), and
-# scripts/bench-report.sh + bench-plot.sh on synthetic BENCH lines.
+# scripts/bench-report.sh, bench-hybrid-report.sh and bench-plot.sh on synthetic BENCH lines.
 set -eu
 . "$(dirname "$0")/lib.sh"
 d=$(mktemp -d)
@@ -54,6 +54,23 @@ t_grep 'stock/default +psync-irq +1000 IOPS +x irq 1.00\* +x stock 1.00\* ' "the
 t_expect 0 "the Markdown table has the row" grep -F '| series | default | psync-poll | 3 | 1500 / **1600** / 1700 | 6.6 | 100.0 | 90.0 | 300.0 | 900.0 | 312.5 | 312.5 | 0.00 | 1.60* | 1.60 | 0.80 |' "$d/bench.md"
 t_expect 0 "the malformed line is counted, not used" grep -F '12 runs (1 malformed lines skipped)' "$d/bench.md"
 t_expect 0 "CPU per I/O: (10+40)% x 1000 ms / 1000 ios = 500 us" grep -F '| stock | default | psync-irq | 3 | 900 / **1000** / 1100 | 4.1 | 100.0 | 90.0 | 300.0 | 900.0 | 500.0 | 500.0 | 1.00 |' "$d/bench.md"
+# --- hybrid table: medians per device/jobs/mode, ratios to classic polling
+hline() { # nsec mode jobs rep iops cpu_sys sleeps completions
+	printf 'BENCH test=hybrid dev=null_blk nsec=%s mode=%s jobs=%s rep=%s iops=%s cpu_usr=0 cpu_sys=%s lat_mean_us=1 lat_p99_us=50 hybrid_sleeps=%s poll_completions=%s\r\n' "$@"
+}
+for r in 1 2 3; do
+	hline 50000 irq 1 $r 500 20 0 0
+	hline 50000 poll 1 $r $((900 + r * 50)) 100 0 10000
+	hline 50000 hybrid 1 $r 900 50 $((5000 + r)) 10000
+done > "$d/hybrid.bench"
+t_expect 0 "bench-hybrid-report runs" sh "$TOP/scripts/bench-hybrid-report.sh" "$d/hybrid.bench"
+t_grep '^\| 50000 \| 1 \| poll \| 3 \| 1000 \| 1.00 \| 1000.0 \| 1.00 \| 50 \| 0.00 \|$' \
+	"classic: median 1000 IOPS, 100% CPU = 1000 us per I/O"
+t_grep '^\| 50000 \| 1 \| hybrid \| 3 \| 900 \| 0.90 \| 555.6 \| 0.56 \| 50 \| 0.50 \|$' \
+	"hybrid: 0.9x the IOPS at 50% CPU = 0.56x the CPU per I/O, half the I/Os slept"
+t_grep '^\| 50000 \| 1 \| irq \| 3 \| 500 \| 0.50 \| 400.0 \| 0.40 \|' "interrupts against classic polling"
+t_expect nonzero "bench-hybrid-report wants a file" sh "$TOP/scripts/bench-hybrid-report.sh"
+
 if command -v gnuplot >/dev/null; then
 	t_expect 0 "bench-plot draws both PNGs" env RESULTS="$d" sh "$TOP/scripts/bench-plot.sh"
 	t_expect 0 "the PNGs are PNGs" sh -c "head -c 4 '$d/bench-iops.png' | grep -q PNG && head -c 4 '$d/bench-latency.png' | grep -q PNG"
