@@ -10,6 +10,7 @@
 #                       nvme.poll_queues=1 to the command line
 #        BENCH_RUNTIME  seconds per run (5)      BENCH_REPS  repetitions (3)
 #        BENCH_WORKLOADS main+randwrite+seqread+jobs4     BENCH_FILE=0 / BENCH_DD=0 drop rows
+#        BENCH_DRIVE_OPTS  -drive options of the file-backed disk (cache=writeback,aio=io_uring)
 #        BENCH_HYBRID_NSEC  null_blk completion times for guest/bench-hybrid.sh, ns, ":"
 #                       separated (50000:2000000; "" skips that boot)
 #        BENCH_BUILD    kernels to (re)build first ("stock normal"; "" uses them as they are)
@@ -28,6 +29,9 @@ REPS=${BENCH_REPS:-3}
 WORKLOADS=${BENCH_WORKLOADS:-main+randwrite+seqread+jobs4}
 BUILDS=${BENCH_BUILD-stock normal}
 HYBRID_NSEC=${BENCH_HYBRID_NSEC-50000:2000000}
+# The ext4 row's disk through the host page cache: the row measures the guest's I/O
+# path, not this host's own disk (whose O_DIRECT reads take longer than the whole guest I/O).
+export DRIVE_OPTS="${BENCH_DRIVE_OPTS:-cache=writeback,aio=io_uring}"
 GUEST_ARGS="runtime=$RUNTIME reps=$REPS workloads=$WORKLOADS file=${BENCH_FILE:-1} dd=${BENCH_DD:-1}"
 T0=$(date +%s)
 

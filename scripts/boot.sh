@@ -4,6 +4,8 @@
 # env:   VARIANT (normal), LOG ($BUILD/results/RUN-VARIANT.log), TIMEOUT (900 s), SMP (2),
 #        MEM (1G), EXTRA_APPEND (kernel command line), QEMU_EXTRA (qemu options),
 #        INITRAMFS, DISK ($BUILD/disk.img, sparse 1 GiB when missing), QUIET=1 (no streaming),
+#        DRIVE_OPTS (QEMU -drive cache/aio options of DISK; default the first of
+#        cache=none,aio=io_uring / cache=none,aio=threads / aio=threads QEMU accepts),
 #        KERNEL (image; default what build.sh recorded in obj-VARIANT/.boot-image, else vmlinux)
 # Writes LOG, LOG%.log.tap and LOG%.log.bench; fails on timeout, missing BLKPOLL-DONE,
 # rc != 0 or a kernel splat (scripts/check-log.sh).
@@ -49,11 +51,14 @@ drive_ok() {
 	printf 'quit\n' | timeout 30 "$QEMU" -machine none -nodefaults -display none -monitor stdio \
 		-drive "file=$DISK,if=none,id=probe,format=raw,$1" >/dev/null 2>&1
 }
-DRIVE_OPTS=
-for o in cache=none,aio=io_uring cache=none,aio=threads aio=threads; do
-	if drive_ok "$o"; then DRIVE_OPTS=$o; break; fi
-done
-[ -n "$DRIVE_OPTS" ] || die "boot: QEMU accepts none of the drive options for $DISK"
+if [ -n "${DRIVE_OPTS:-}" ]; then
+	drive_ok "$DRIVE_OPTS" || die "boot: QEMU refuses DRIVE_OPTS=$DRIVE_OPTS for $DISK"
+else
+	for o in cache=none,aio=io_uring cache=none,aio=threads aio=threads; do
+		if drive_ok "$o"; then DRIVE_OPTS=$o; break; fi
+	done
+	[ -n "$DRIVE_OPTS" ] || die "boot: QEMU accepts none of the drive options for $DISK"
+fi
 
 # q35: its ACPI _PRT is a static table (i440fx's is an AML loop that times out under
 # KASAN in TCG). watchdog_thresh=60: TCG vCPUs starve on a busy host; a soft lockup
