@@ -26,7 +26,7 @@ ARGS ?=
 
 .PHONY: help deps base apply export export-check build build-debug initramfs smoke boot \
 	suite test host-tests lint check-patches demo clean distclean \
-	bench bench-quick
+	bench bench-quick reliability-breaks
 
 help:
 	@echo "Block polling series for Linux 6.12: patches/ -> $(KSRC) -> vmlinux -> QEMU guest -> TAP"
@@ -51,6 +51,7 @@ help:
 	@echo "  make bench          stock vs patched kernel in QEMU: psync irq/poll/hybrid, io_uring, dd, ext4"
 	@echo "                      -> $(RESULTS)/bench.md + PNGs (scripts/bench.sh; ~30 min)"
 	@echo "  make bench-quick    the same with 1 repetition of 2 s runs (checks the pipeline)"
+	@echo "  make reliability-breaks  each reliability phase broken on purpose must fail (~15 min)"
 	@echo "  make clean          remove build outputs in BUILD (keeps KSRC and ccache)"
 	@echo "  make distclean      remove BUILD entirely"
 	@echo
@@ -97,6 +98,12 @@ comma := ,
 
 suite:
 	sh scripts/suite.sh smoke.sh $(TEST_SCRIPTS)
+
+# Not part of test (CI budget): shows that each class of reliability check can fail.
+reliability-breaks: $(KSRC)/Makefile
+	sh scripts/build.sh $(VARIANT)
+	sh scripts/initramfs.sh
+	sh scripts/reliability-breaks.sh
 
 lint:
 	shellcheck $(SHELL_SCRIPTS)
