@@ -76,6 +76,21 @@ done
 BUILD=$WORK sh "$TOP/scripts/initramfs.sh"
 [ "${BENCH_KEEP:-0}" = 1 ] || rm -f "$RESULTS"/bench-*.bench "$RESULTS"/bench-*.log "$RESULTS"/bench-*.tap
 
+# Host CPU time stolen by the hypervisor under this machine (/proc/stat, USER_HZ ticks):
+# polling needs both host cores, so a boot with much steal is a noisy one.
+steal_ticks() { awk '/^cpu / { print $9 + 0 }' /proc/stat; }
+STEAL=$RESULTS/bench-host-steal.txt
+: > "$STEAL"
+# steal_note LABEL T0 S0: append "LABEL: N% host steal" since T0 (s) / S0 (ticks)
+steal_note() {
+	_dt=$(($(date +%s) - $2))
+	[ "$_dt" -gt 0 ] || _dt=1
+	_pct=$(awk -v s="$(($(steal_ticks) - $3))" -v t="$_dt" -v n="$(nproc)" \
+		'BEGIN { printf "%.1f", s / (t * n * 100) * 100 }')
+	echo "- $1: host steal $_pct% of CPU time over $_dt s" >> "$STEAL"
+	stage "bench: $1: host steal $_pct% of CPU time"
+}
+
 # Time estimates from the guest script's own plan.
 est() {
 	# shellcheck disable=SC2086 # GUEST_ARGS is a list of words
@@ -98,6 +113,7 @@ for b in $BOOTS; do
 	left_after=$((left_after - this))
 	log=$RESULTS/bench-$kernel-$boot.log
 	rm -f "$log" "$WORK/disk.img"
+	t_boot=$(date +%s) s_boot=$(steal_ticks)
 	truncate -s 1G "$WORK/disk.img"
 	stage "bench: boot $i/$nboot: $kernel kernel ($WORK/obj-$v), boot $boot${append:+ ($append)}, ~$((this / 60)) min, log $log"
 	# shellcheck disable=SC2086 # GUEST_ARGS is a list of words
@@ -119,6 +135,7 @@ for b in $BOOTS; do
 	wait "$pid" || rc=$?
 	[ "$rc" = 0 ] || failed="$failed $kernel:$boot"
 	stage "bench: $kernel $boot: $(wc -l < "$RESULTS/bench-$kernel-$boot.bench" 2>/dev/null || echo 0) BENCH lines, boot.sh rc=$rc"
+	steal_note "$kernel:$boot boot" "$t_boot" "$s_boot"
 done
 
 # Hybrid polling on slower devices: null_blk that takes HYBRID_NSEC per I/O.
@@ -128,12 +145,18 @@ if [ -n "$HYBRID_NSEC" ]; then
 	nh=$(echo "$HYBRID_NSEC" | tr : ' ' | wc -w)
 	hsecs=$((nh * REPS * 8 * (RUNTIME + 1) + 30))
 	stage "bench: hybrid polling on null_blk ($HYBRID_NSEC ns per I/O), ~$((hsecs / 60 + 1)) min, log $hlog"
+	t_boot=$(date +%s) s_boot=$(steal_ticks)
 	if QUIET=1 BUILD=$WORK VARIANT=normal TIMEOUT=$((hsecs * 3 + 300)) \
 		sh "$TOP/scripts/boot.sh" -l "$hlog" bench-hybrid.sh "nsec=$HYBRID_NSEC" \
 		"runtime=$RUNTIME" "reps=$REPS"; then :; else failed="$failed hybrid"; fi
+	steal_note "hybrid boot" "$t_boot" "$s_boot"
 fi
 
 sh "$TOP/scripts/bench-report.sh"
+{
+	printf '\n## Host steal time per boot\n\n'
+	cat "$STEAL"
+} >> "$RESULTS/bench.md"
 if [ -s "${hlog%.log}.bench" ]; then
 	{
 		printf '\n## Hybrid polling on slower devices (null_blk irqmode=2, psync 4 KiB randread)\n\n'
