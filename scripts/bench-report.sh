@@ -1,8 +1,7 @@
 #!/bin/sh
 # Turn the BENCH lines of the benchmark boots into a Markdown report and a short summary.
 # usage: bench-report.sh [FILE.bench...]    (default: $RESULTS/bench-*.bench)
-# env:   RESULTS ($BUILD/results), BENCH_PUBLISH=1 also copies the report (and plots, if
-#        there) to $TOP/results/
+# env:   RESULTS ($BUILD/results)
 # Writes $RESULTS/bench.md, and for scripts/bench-plot.sh $RESULTS/bench-iops-<section>.dat
 # (median/min/max IOPS per row) and $RESULTS/bench-cdf.dat (latency percentiles, main
 # workload). Prints the summary on stdout.
@@ -171,9 +170,3 @@ END {
 	if (pq != "") print "  " pq
 }'
 stage "bench-report: $OUT"
-if [ "${BENCH_PUBLISH:-0}" = 1 ]; then
-	mkdir -p "$TOP/results"
-	cp "$OUT" "$TOP/results/"
-	for p in "$RESULTS"/bench-*.png; do [ ! -f "$p" ] || cp "$p" "$TOP/results/"; done
-	stage "bench-report: copied to $TOP/results/"
-fi

@@ -17,7 +17,8 @@
 #        BENCH_WORK     scratch area for the initramfs, disk image and boot ($BUILD/bench),
 #                       so that a benchmark never clobbers another user's initramfs or disk
 #        BENCH_KEEP=1   keep older bench-*.bench in $RESULTS (default: removed first)
-#        RESULTS        ($BUILD/results); BENCH_PUBLISH=1 copies the report to $TOP/results
+#        RESULTS        ($BUILD/results); BENCH_PUBLISH=1 copies the finished report, plots and
+#                       hybrid lines to $TOP/doc/results (what the README links)
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -76,7 +77,8 @@ done
 BUILD=$WORK sh "$TOP/scripts/initramfs.sh"
 [ "${BENCH_KEEP:-0}" = 1 ] || rm -f "$RESULTS"/bench-*.bench "$RESULTS"/bench-*.log "$RESULTS"/bench-*.tap
 
-# Host CPU time stolen by the hypervisor under this machine (/proc/stat, USER_HZ ticks):
+# Host CPU time stolen by the hypervisor under this machine (/proc/stat, USER_HZ = 100
+# ticks per second, so ticks / (seconds x CPUs) is already a percentage):
 # polling needs both host cores, so a boot with much steal is a noisy one.
 steal_ticks() { awk '/^cpu / { print $9 + 0 }' /proc/stat; }
 STEAL=$RESULTS/bench-host-steal.txt
@@ -86,7 +88,7 @@ steal_note() {
 	_dt=$(($(date +%s) - $2))
 	[ "$_dt" -gt 0 ] || _dt=1
 	_pct=$(awk -v s="$(($(steal_ticks) - $3))" -v t="$_dt" -v n="$(nproc)" \
-		'BEGIN { printf "%.1f", s / (t * n * 100) * 100 }')
+		'BEGIN { printf "%.1f", s / (t * n) }')
 	echo "- $1: host steal $_pct% of CPU time over $_dt s" >> "$STEAL"
 	stage "bench: $1: host steal $_pct% of CPU time"
 }
@@ -166,5 +168,13 @@ if [ -s "${hlog%.log}.bench" ]; then
 	} >> "$RESULTS/bench.md"
 fi
 sh "$TOP/scripts/bench-plot.sh" || stage "bench: plots failed (gnuplot?), the report stands"
+# Publish only now: the hybrid and steal sections and the plots come after bench-report.sh.
+if [ "${BENCH_PUBLISH:-0}" = 1 ]; then
+	mkdir -p "$TOP/doc/results"
+	cp "$RESULTS/bench.md" "$TOP/doc/results/"
+	for p in "$RESULTS"/bench-*.png; do [ ! -f "$p" ] || cp "$p" "$TOP/doc/results/"; done
+	[ ! -s "${hlog%.log}.bench" ] || cp "${hlog%.log}.bench" "$TOP/doc/results/bench-hybrid.bench"
+	stage "bench: report copied to $TOP/doc/results/"
+fi
 stage "bench: done in $((($(date +%s) - T0) / 60)) min: $RESULTS/bench.md"
 [ -z "$failed" ] || die "bench: boot(s) failed:$failed (logs $RESULTS/bench-*.log)"
