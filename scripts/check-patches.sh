@@ -7,7 +7,10 @@
 #  3. scripts/kernel-doc -none on every C file and header the series touches;
 #  4. the newest linux-source-6.12 in the archive versus the recorded base.
 # usage: check-patches.sh [checkpatch|kerneldoc|bisect|base]...   (default: all)
-# env:   BISECT_TREE ($BUILD/bisect), JOBS (2)
+#        check-patches.sh bisect-base | bisect-step N PATCH
+#        (the two halves of bisect on a tree that is already set up: the base
+#        warnings of the series directories, then the verdict on patch N)
+# env:   BISECT_TREE ($BUILD/bisect), JOBS (2), KBUILD_MAKE (make)
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -53,13 +56,78 @@ patch_files() {
 	sed -n 's|^+++ b/||p' "$1"
 }
 
-# "file: message" for every compiler or sparse warning, without line numbers.
-kbuild_warnings() {
+# kbuild DIR...: build the directories in $TREE with W=1 and sparse; the whole
+# log on stdout, make's exit status as the function's.
+kbuild() {
 	# shellcheck disable=SC2046 # one make target per directory
-	make -s -C "$TREE" O="$OBJ" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" \
-		W=1 C=1 $(for d in "$@"; do printf '%s/ ' "$d"; done) 2>&1 |
-		sed -n "s|^\\($TREE/\\)\\{0,1\\}\\([^ :]*\\):[0-9]*:[0-9]*: \\(warning\\|error\\): |\\2: \\3: |p" |
-		sort -u
+	"${KBUILD_MAKE:-make}" -s -C "$TREE" O="$OBJ" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" \
+		W=1 C=1 $(for d in "$@"; do printf '%s/ ' "$d"; done) 2>&1
+}
+
+# kbuild_warnings LOG: "file: warning: message" (or error) for every compiler or
+# sparse diagnostic in a build log, relative to $TREE, without line numbers; sorted.
+kbuild_warnings() {
+	awk -v tree="$TREE/" '
+	{ sub(/\r$/, "") }
+	index($0, tree) == 1 { $0 = substr($0, length(tree) + 1) }
+	/^[^ :]+:[0-9]+:[0-9]+: (warning|error): / {
+		f = $0; sub(/:.*/, "", f)
+		m = $0; sub(/^[^ :]+:[0-9]+:[0-9]+: /, "", m)
+		print f ": " m
+	}' "$1" | LC_ALL=C sort -u
+}
+
+# new_warnings BASE NEW FILE...: the diagnostics of NEW (kbuild_warnings output)
+# that BASE lacks: warnings in FILE... (what the patch touches) and errors anywhere.
+new_warnings() {
+	_base=$1 _new=$2
+	shift 2
+	{
+		grep ': error: ' "$_new" || true
+		for _f in "$@"; do
+			awk -v f="$_f: " 'index($0, f) == 1' "$_new"
+		done
+	} | LC_ALL=C sort -u | LC_ALL=C comm -23 - "$_base"
+}
+
+# bisect_base: the base warnings of every series directory, for bisect_step.
+bisect_base() {
+	# shellcheck disable=SC2046
+	set -- $(series_dirs)
+	stage "check: base warnings (W=1 C=1) in $*"
+	mkdir -p "$OBJ"
+	kbuild "$@" > "$OBJ/.build.base" ||
+		die "check: the base does not build (log: $OBJ/.build.base)"
+	kbuild_warnings "$OBJ/.build.base" > "$OBJ/.warnings.base"
+}
+
+# bisect_step N PATCH: with PATCH applied in $TREE, build the directories it
+# touches; one TAP line. Fails when make fails or a diagnostic is new.
+bisect_step() {
+	_i=$1 _p=$2
+	# shellcheck disable=SC2046
+	set -- $(patch_dirs "$PATCHES/$_p")
+	if [ $# -eq 0 ]; then
+		printf 'ok - bisect %d %s (nothing to build)\n' "$_i" "$_p"
+		return 0
+	fi
+	stage "check: [$_i] $_p: building $*"
+	_rc=0
+	kbuild "$@" > "$OBJ/.build.$_i" || _rc=$?
+	kbuild_warnings "$OBJ/.build.$_i" > "$OBJ/.warnings.$_i"
+	if [ "$_rc" -ne 0 ]; then
+		printf 'not ok - bisect %d %s: build failed (make exit %d)\n' "$_i" "$_p" "$_rc"
+		{ grep ': error: ' "$OBJ/.warnings.$_i" || tail -20 "$OBJ/.build.$_i"; } | sed 's/^/#   /'
+		return 1
+	fi
+	# shellcheck disable=SC2046 # one argument per touched file
+	_new=$(new_warnings "$OBJ/.warnings.base" "$OBJ/.warnings.$_i" $(patch_files "$PATCHES/$_p"))
+	if [ -n "$_new" ]; then
+		printf 'not ok - bisect %d %s: new warnings\n' "$_i" "$_p"
+		printf '%s\n' "$_new" | sed 's/^/#   /'
+		return 1
+	fi
+	printf 'ok - bisect %d %s builds (W=1 C=1) with no new warning\n' "$_i" "$_p"
 }
 
 check_bisect() {
@@ -73,34 +141,13 @@ check_bisect() {
 	git -C "$TREE" checkout -q -f --detach base
 	KSRC=$TREE FRAGMENTS="$TOP/config/base.config" CONFIG_ONLY=1 \
 		sh "$TOP/scripts/build.sh" bisect >/dev/null
-	# shellcheck disable=SC2046
-	set -- $(series_dirs)
-	stage "check: base warnings (W=1 C=1) in $*"
-	kbuild_warnings "$@" > "$OBJ/.warnings.base"
+	bisect_base
 	i=0
 	for p in $list; do
 		i=$((i + 1))
 		git -C "$TREE" am -q --no-3way "$PATCHES/$p" ||
 			die "check: $p does not apply in the bisect tree"
-		# shellcheck disable=SC2046
-		set -- $(patch_dirs "$PATCHES/$p")
-		[ $# -gt 0 ] || { printf 'ok - bisect %d %s (nothing to build)\n' "$i" "$p"; continue; }
-		stage "check: [$i] $p: building $*"
-		if ! kbuild_warnings "$@" > "$OBJ/.warnings.$i"; then
-			printf 'not ok - bisect %d %s: build failed\n' "$i" "$p"
-			fail=1
-			continue
-		fi
-		new=$(patch_files "$PATCHES/$p" | while read -r f; do
-			grep -F "$f: " "$OBJ/.warnings.$i" || true
-		done | sort -u | comm -23 - "$OBJ/.warnings.base")
-		if grep -q ': error: ' "$OBJ/.warnings.$i" || [ -n "$new" ]; then
-			printf 'not ok - bisect %d %s: new warnings\n' "$i" "$p"
-			{ grep ': error: ' "$OBJ/.warnings.$i" || true; printf '%s\n' "$new"; } | sed 's/^/#   /'
-			fail=1
-		else
-			printf 'ok - bisect %d %s builds (W=1 C=1) with no new warning\n' "$i" "$p"
-		fi
+		bisect_step "$i" "$p" || fail=1
 	done
 }
 
@@ -151,6 +198,10 @@ check_base() {
 	fi
 }
 
+case ${1:-} in
+bisect-base) bisect_base; exit 0 ;;
+bisect-step) shift; bisect_step "$@" || exit 1; exit 0 ;;
+esac
 [ $# -gt 0 ] || set -- checkpatch kerneldoc bisect base
 for c in "$@"; do
 	case $c in
