@@ -17,7 +17,13 @@ grep -E '^(ok|not ok)( |$)|^#|^1\.\.[0-9]+|^TAP version|^Bail out!' "$tmp" > "$b
 grep -E '^BENCH ' "$tmp" > "$base.bench" || true
 
 # Kernel splats: only on timestamped kernel lines, so a test printing the words is harmless.
-SPLAT='BUG:|WARNING:|Oops|general protection fault|possible circular locking|inconsistent lock state|possible recursive locking|DEBUG_LOCKS_WARN_ON|turning off the locking correctness validator|KASAN:|UBSAN:|blocked for more than|hung_task|Kernel panic|INFO: task|BUG: sleeping function|soft lockup|hard LOCKUP|detected stalls'
+# Hangs: RCU stalls (a poller spinning without a reschedule point shows up as a
+# self-detected stall), soft/hard lockups, hung tasks, and nvme finding a timed-out
+# request already completed ("completion polled": a lost polled completion).
+# hung_task only with its colon, so a hung_task_* boot parameter is not a splat.
+SPLAT='BUG:|WARNING:|Oops|general protection fault|possible circular locking|inconsistent lock state|possible recursive locking|DEBUG_LOCKS_WARN_ON|turning off the locking correctness validator|KASAN:|UBSAN:|Kernel panic|BUG: sleeping function'
+SPLAT="$SPLAT|self-detected stall on CPU|detected stalls|detected expedited stalls|soft lockup|hard LOCKUP"
+SPLAT="$SPLAT|INFO: task|blocked for more than|hung_task:|hung task reports|timeout, completion polled"
 splats=$(grep -nE "\[ *[0-9]+\.[0-9]+\].*($SPLAT)" "$tmp" || true)
 
 done_line=$(grep -oE 'BLKPOLL-DONE rc=[0-9]+' "$tmp" | head -1 || true)
