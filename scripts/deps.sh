@@ -3,10 +3,10 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-# Kernel build, patch workflow, guest image, QEMU, linting, plots.
+# Kernel build, patch workflow, guest image (with the dm/md/partition tools), QEMU, linting, plots.
 PKGS="$BASE_PKG xz-utils git gcc libc6-dev make flex bison bc libelf-dev libssl-dev
 dwarves lz4 cpio ccache qemu-system-x86 busybox-static fio e2fsprogs xfsprogs
-shellcheck sparse gnuplot-nox coreutils diffutils"
+shellcheck sparse gnuplot-nox coreutils diffutils dmsetup mdadm util-linux fdisk"
 
 missing=
 for p in $PKGS; do

@@ -1,14 +1,17 @@
 #!/bin/sh
 # Build the guest initramfs (uncompressed newc cpio) from the host's Debian packages:
 # busybox-static with its applets, fio (+ every library ldd lists and the loader),
-# mkfs.ext4/mkfs.xfs/xfs_io, guest/ at /guest, guest/init at /init, selftest
-# binaries from $BUILD/selftests at /guest/bin, a non-root user (uid 1000).
+# mkfs.ext4/mkfs.xfs/xfs_io, the stack tools dmsetup/mdadm/sfdisk/chrt/taskset (guest/stacks.sh),
+# guest/ at /guest, guest/init at /init, selftest binaries from $BUILD/selftests at
+# /guest/bin, a non-root user (uid 1000).
 # env: INITRAMFS (output, default $BUILD/initramfs.cpio), INITRAMFS_EXTRA (more host binaries)
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 OUT=${INITRAMFS:-$BUILD/initramfs.cpio}
 EXTRA=${INITRAMFS_EXTRA:-"/usr/sbin/mkfs.ext4 /usr/sbin/mkfs.xfs /usr/sbin/xfs_io"}
+# Debian's, not busybox's: LVM-style dm tables, md arrays, partition tables, RT priority.
+STACK_TOOLS="/usr/sbin/dmsetup /usr/sbin/mdadm /usr/sbin/sfdisk /usr/bin/chrt /usr/bin/taskset"
 ST=$BUILD/initramfs.d
 [ -x /bin/busybox ] || die "initramfs: /bin/busybox missing (apt install busybox-static)"
 [ -x /usr/bin/fio ] || die "initramfs: /usr/bin/fio missing (apt install fio)"
@@ -40,10 +43,17 @@ add_dynamic() {
 	done
 }
 add_dynamic /usr/bin/fio
-for b in $EXTRA; do
+for b in $STACK_TOOLS $EXTRA; do
 	if [ -x "$b" ]; then add_dynamic "$b"; else stage "initramfs: $b not on the host, skipped"; fi
 done
 [ ! -f /etc/mke2fs.conf ] || cp /etc/mke2fs.conf etc/
+# mdadm keeps its map in /run/mdadm and reads /etc/mdadm/mdadm.conf: no udev in the
+# guest, so mdadm makes the /dev/md* nodes itself; no homehost, no mail, no mdmon.
+mkdir -p run/mdadm etc/mdadm
+cat > etc/mdadm/mdadm.conf <<'MD'
+HOMEHOST <none>
+CREATE owner=root group=root mode=0600 auto=yes
+MD
 
 # Users: root and an unprivileged one for permission tests.
 cat > etc/passwd <<'PW'
