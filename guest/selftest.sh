@@ -4,30 +4,89 @@
 # then on the file-backed NVMe disk with writes allowed.
 # Each run is one TAP result here; the harness's own TAP is nested below it as
 # '# ' lines (the kselftest runner's convention), so the log stays one stream.
+# A run passes when the harness exits 0 and its "# Totals:" line shows no
+# failure or error and only the skips listed in EXPECTED_SKIPS.
+#
+# usage (guest): selftest.sh
+#        (host):  sh guest/selftest.sh verdict RUN FILE   judge saved harness output
 set -u
+
+# Skips a run may have: "RUN TEST REASON" a line (RUN: null_blk or disk; TEST as
+# the harness names it). Any other skip fails the run: a skip is not a pass.
+EXPECTED_SKIPS='
+null_blk polling.io_poll_on_takes_no_interrupts interrupts are counted for NVMe only; the disk run measures them
+null_blk polling.io_poll_off_takes_interrupts interrupts are counted for NVMe only; the disk run measures them
+'
+
+# ksft_verdict RUN FILE: judge kselftest harness output (FILE) of run RUN: one line
+# per finding on stdout; fails on a failure or error in "# Totals:", no Totals line,
+# totals that disagree with the plan or the SKIP lines, or a skip not expected for RUN.
+ksft_verdict() {
+	KSFT_RUN=$1 KSFT_SKIPS=$EXPECTED_SKIPS awk '
+	BEGIN {
+		n = split(ENVIRON["KSFT_SKIPS"], e, "\n")
+		for (i = 1; i <= n; i++)
+			if (split(e[i], f, " ") >= 3 && f[1] == ENVIRON["KSFT_RUN"]) expected[f[2]] = 1
+		plan = -1
+	}
+	{ sub(/\r$/, "") }
+	/^1\.\.[0-9]+/ { plan = substr($0, 4) + 0 }
+	/^ok [0-9]+ [^ ]+ # SKIP/ {
+		skips++
+		reason = $0; sub(/^[^#]*# SKIP */, "", reason)
+		if ($3 in expected) printf "expected skip: %s: %s\n", $3, reason
+		else { printf "unexpected skip: %s: %s\n", $3, reason; bad++ }
+	}
+	/^# Totals: / {
+		totals = $0; sub(/^# /, "", totals)
+		for (i = 3; i <= NF; i++) { split($i, kv, ":"); t[kv[1]] = kv[2] + 0 }
+	}
+	END {
+		if (totals == "") { print "no \"# Totals:\" line: the harness did not finish"; exit 1 }
+		print totals
+		if (t["fail"] > 0 || t["error"] > 0) { printf "%d failed, %d errors\n", t["fail"], t["error"]; bad++ }
+		sum = t["pass"] + t["fail"] + t["xfail"] + t["xpass"] + t["skip"] + t["error"]
+		if (plan >= 0 && sum != plan) { printf "plan 1..%d but totals add up to %d\n", plan, sum; bad++ }
+		if (t["skip"] != skips) { printf "totals say skip:%d, %d SKIP results seen\n", t["skip"], skips; bad++ }
+		exit bad > 0
+	}' "$2"
+}
+
+if [ "${1:-}" = verdict ]; then
+	ksft_verdict "$2" "$3"
+	exit
+fi
+
 . /guest/lib/tap.sh
 
 BIN=/guest/bin/blk_poll_test
 tap_diag "kernel $(uname -r), $(nproc) CPUs, file-backed disk ${BLKPOLL_DISK:-?}"
 
-# run_selftest DESC [VAR=value...]: one run of the harness, its exit code.
+# run_selftest RUN DESC [VAR=value...]: one run of the harness, judged by ksft_verdict.
 run_selftest() {
-	desc=$1
-	shift
+	run=$1 desc=$2
+	shift 2
 	rcfile=/tmp/blk_poll_test.rc
+	out=/tmp/blk_poll_test.$run.out
 	rm -f "$rcfile"
 	tap_diag "$desc: env $* $BIN"
 	{
 		env -u BLK_POLL_DEV -u BLK_POLL_WRITE -u BLK_POLL_NOPOLL_DEV "$@" "$BIN" 2>&1
 		echo $? > "$rcfile"
-	} | while IFS= read -r line; do
+	} | tee "$out" | while IFS= read -r line; do
 		printf '# %s\n' "$line"
 	done
 	rc=$(cat "$rcfile" 2>/dev/null || echo 255)
-	if [ "$rc" = 0 ]; then
+	verdict=$(ksft_verdict "$run" "$out")
+	vrc=$?
+	printf '%s\n' "$verdict" | while IFS= read -r line; do
+		tap_diag "$desc: $line"
+	done
+	if [ "$rc" = 0 ] && [ "$vrc" = 0 ]; then
 		tap_ok "blk_poll_test: $desc"
 	else
-		tap_not_ok "blk_poll_test: $desc (exit $rc)"
+		why=$(printf '%s\n' "$verdict" | grep -v -e '^Totals:' -e '^expected skip' | head -1)
+		tap_not_ok "blk_poll_test: $desc (exit $rc${why:+; $why})"
 	fi
 }
 
@@ -37,9 +96,9 @@ if [ ! -x "$BIN" ]; then
 	exit 1
 fi
 
-run_selftest "null_blk via configfs"
+run_selftest null_blk "null_blk via configfs"
 if [ -n "${BLKPOLL_DISK:-}" ]; then
-	run_selftest "$BLKPOLL_DISK" BLK_POLL_DEV="$BLKPOLL_DISK" BLK_POLL_WRITE=1
+	run_selftest disk "$BLKPOLL_DISK" BLK_POLL_DEV="$BLKPOLL_DISK" BLK_POLL_WRITE=1
 else
 	tap_not_ok "blk_poll_test: file-backed NVMe disk (no NVMe controller with serial blkpoll0)"
 fi
