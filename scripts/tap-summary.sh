@@ -1,6 +1,7 @@
 #!/bin/sh
 # Summarise TAP files: per file and total pass/fail/skip. Fails when a test failed,
-# a file bailed out or ran a different number of tests than its plan, or no test ran.
+# a file bailed out, has no plan line (1..N: the script did not finish) or ran a
+# different number of tests than its plan, or no test ran.
 # usage: tap-summary.sh FILE.tap...
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -27,6 +28,7 @@ function flush() {
 	if (plan >= 0 && plan != n) { note = sprintf("  PLAN MISMATCH: planned %d, ran %d", plan, n); bad++ }
 	if (bail) { note = note "  BAILED OUT"; bad++ }
 	if (n == 0 && plan < 0) { note = note "  NO TESTS"; bad++ }
+	else if (plan < 0) { note = note "  NO PLAN: the script did not finish"; bad++ }
 	printf "%-40s %4d pass %4d fail %4d skip %4d todo%s\n", file, pass, fail, skip, todo, note
 	tp += pass; tf += fail; ts += skip; tt += todo; tn += n
 }
