@@ -3,6 +3,9 @@
 # usage: suite.sh ENTRY...   ENTRY = script[:arg,arg][@variant], e.g. smoke.sh, io_poll.sh@debug
 # env:   RESULTS (default $BUILD/results); boot.sh settings (TIMEOUT, SMP, ...) pass through.
 # Every entry runs even when an earlier one failed; the exit status says whether all passed.
+# Results: $RESULTS/NAME.{log,tap,bench}, NAME = script-variant, or script-args-variant
+# when the entry has args (x.sh:a,b -> x-a,b-normal; characters other than
+# A-Za-z0-9._=+,- become _), with -N (the entry's number) added when a name repeats.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -11,6 +14,7 @@ RESULTS=${RESULTS:-$BUILD/results}
 mkdir -p "$RESULTS"
 taps=''
 failed=''
+names=' '
 n=0
 for e in "$@"; do
 	n=$((n + 1))
@@ -19,7 +23,11 @@ for e in "$@"; do
 	script=${e%%:*}
 	args=''
 	case $e in *:*) args=${e#*:} ;; esac
-	name=${script%.sh}-$variant
+	tag=''
+	[ -z "$args" ] || tag=-$(printf '%s' "$args" | tr -c 'A-Za-z0-9._=+,-' '_')
+	name=${script%.sh}$tag-$variant
+	case $names in *" $name "*) name=$name-$n ;; esac
+	names="$names$name "
 	log=$RESULTS/$name.log
 	old_ifs=$IFS
 	IFS=,
