@@ -116,15 +116,19 @@ check-patches:
 		echo "check-patches: no checks configured yet (hook: CHECK_PATCHES)"; \
 	else set -e; for c in $(CHECK_PATCHES); do echo "==> check-patches: $$c"; sh $$c; done; fi
 
+# Each stage is timed (scripts/stage-time.sh); the times are printed at the end,
+# or when a stage fails, and kept in $(RESULTS)/stage-times.
 test:
-	$(MAKE) deps
-	$(MAKE) apply
-	$(MAKE) export-check
-	$(MAKE) host-tests
-	$(MAKE) check-patches
-	@set -e; for v in $(TEST_VARIANTS); do sh scripts/build.sh $$v; done
-	$(MAKE) initramfs
-	$(MAKE) suite
+	@sh scripts/stage-time.sh start
+	sh scripts/stage-time.sh deps $(MAKE) deps
+	sh scripts/stage-time.sh apply $(MAKE) apply
+	sh scripts/stage-time.sh export-check $(MAKE) export-check
+	sh scripts/stage-time.sh host-tests $(MAKE) host-tests
+	sh scripts/stage-time.sh check-patches $(MAKE) check-patches
+	@set -e; for v in $(TEST_VARIANTS); do sh scripts/stage-time.sh build-$$v sh scripts/build.sh $$v; done
+	sh scripts/stage-time.sh initramfs $(MAKE) initramfs
+	sh scripts/stage-time.sh suite $(MAKE) suite
+	@sh scripts/stage-time.sh report
 
 # Benchmark knobs (BENCH_BOOTS, BENCH_BUILD, ...): see scripts/bench.sh.
 bench: $(KSRC)/Makefile
