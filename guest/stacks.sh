@@ -1,0 +1,533 @@
+#!/bin/sh
+# Polled synchronous I/O on the stacks people run (issue 12): it polls where it can,
+# falls back to interrupts where it cannot, and never fails or hangs. Every step runs
+# under a hard deadline (guest/lib/deadline.sh: a miss dumps the blocked tasks with
+# sysrq w and the dmesg tail) and cleans up after itself, so later steps run even when
+# an earlier one failed. Needs BLKPOLL_DISK and BLKPOLL_DISK2 (file-backed NVMe,
+# serials blkpoll0/blkpoll2), dmsetup, mdadm, sfdisk, chrt, taskset in the image.
+#  nullb   pvsync2 --hipri on a null_blk without poll queues: 0 errors
+#  md      raid0 and raid1 over the two disks: io_poll=1 reads back 1 or is refused
+#          with EINVAL; --hipri (raid0) and psync crc32c verify: 0 errors; stop
+#  part    ext4 on a partition: the disk's io_poll covers the partition (<= 0.01
+#          interrupts per polled 4 KiB read, control >= 0.5 at io_poll=0), verify
+#  reset   controller resets to more, then fewer queues (nvme write_queues,
+#          poll_queues) under a polled reader: no hang, completes or EIO; then polls
+#  throttle  cgroup v2 io.max riops=200 on a polled reader: CPU per I/O <= 3x the
+#          unthrottled reader's (a waiter spinning through the delay burns ~5 ms/IO)
+#  rt      SCHED_FIFO psync reader pinned to CPU 1, sched_rt_runtime_us=-1, 10 s
+#  dm      dm-linear over both disks (first segment not 4 MiB aligned): io_poll=1
+#          accepted; <= 0.01 interrupts per polled 4 KiB read (control >= 0.5);
+#          one 4 MiB pvsync2 --hipri read across the segment boundary (dm io_poll 1
+#          and 0); fio psync verify bsrange=4k-4m; XFS with a file verify, bsrange=4k-4m
+# The dm steps come last: a waiter that never completes (multi-bio polled I/O on dm)
+# spins in D state for good and slows everything after it.
+# args: only=<step,...> (names above, joined with +: only=dm+md), big=<MiB> (size of
+# the big verify runs, default 256; 64 on a KASAN kernel, whose deadlines are x3).
+set -u
+. /guest/lib/tap.sh
+. /guest/lib/fio-check.sh
+. /guest/lib/deadline.sh
+
+ONLY=nullb+md+part+reset+throttle+rt+dm
+BIG=''
+for a in "$@"; do
+	case $a in
+	only=*) ONLY=${a#only=} ;;
+	big=*) BIG=${a#big=} ;;
+	esac
+done
+want() { case +$ONLY+ in *"+$1+"*) return 0 ;; esac; return 1; }
+
+# The debug kernel (KASAN) runs several times slower: longer deadlines, smaller runs.
+SLOW=1
+if dmesg | grep -q 'KernelAddressSanitizer initialized'; then SLOW=3; fi
+[ -n "$BIG" ] || if [ "$SLOW" -gt 1 ]; then BIG=64; else BIG=256; fi
+# s SECS: a deadline scaled for the kernel
+s() { echo $(($1 * SLOW)); }
+
+DISK=${BLKPOLL_DISK:-}
+DISK2=${BLKPOLL_DISK2:-}
+MNT=/mnt/stk
+mkdir -p "$MNT"
+export DM_DISABLE_UDEV=1 # no udev in the guest: libdevmapper makes /dev/mapper nodes itself
+T0=$(dl_now)
+tap_diag "stacks: kernel $(uname -r), $(nproc) CPUs, disks ${DISK:-none} ${DISK2:-none}, $(fio --version), steps $ONLY, big ${BIG} MiB, deadlines x$SLOW"
+tap_diag "tools: $(dmsetup --version 2>&1 | head -1 | tr -s ' '); $(mdadm --version 2>&1); $(sfdisk --version 2>&1)"
+
+# What every step reads: fio with psync/pvsync2 and O_DIRECT
+PS="--ioengine=psync --direct=1"
+VFY="--verify=crc32c --randrepeat=1"
+
+# fio_with CMD... -- ARG...: fio_run, fio started through CMD (taskset, chrt, sh -c)
+fio_with() {
+	FIO_SEQ=$((FIO_SEQ + 1))
+	FIO_JSON=/tmp/fio.w$FIO_SEQ.json FIO_LOG=/tmp/fio.w$FIO_SEQ.log
+	FIO_RC=0
+	_n=$# _seen=0
+	while [ "$_n" -gt 0 ]; do
+		if [ "$1" = -- ] && [ "$_seen" = 0 ]; then
+			set -- "$@" fio --output-format=json --output="$FIO_JSON"
+			_seen=1
+		else
+			set -- "$@" "$1"
+		fi
+		shift
+		_n=$((_n - 1))
+	done
+	"$@" > "$FIO_LOG" 2>&1 || FIO_RC=$?
+	fio_judge
+}
+
+# fio_ok: the last fio run ended cleanly and did I/O; prints its figures
+fio_ok() {
+	tap_diag "$(fio_figures)"
+	if fio_clean && [ $((FIO_RIOS + FIO_WIOS)) -gt 0 ]; then return 0; fi
+	grep -vE '^ *$' "$FIO_LOG" | head -15
+	sed 's/^/job: /' "$FIO_JSON.jobs"
+	return 1
+}
+
+# fio_cpu_per_io: CPU time (usr + sys) per I/O of the last run's first job, in us
+fio_cpu_per_io() {
+	_u=$(sed -n 's/^ *"usr_cpu" : \([0-9.]*\),*$/\1/p' "$FIO_JSON" | head -1)
+	_s=$(sed -n 's/^ *"sys_cpu" : \([0-9.]*\),*$/\1/p' "$FIO_JSON" | head -1)
+	_r=$(sed -n 's/^ *"job_runtime" : \([0-9]*\),*$/\1/p' "$FIO_JSON" | head -1)
+	awk -v u="${_u:-0}" -v s="${_s:-0}" -v r="${_r:-0}" -v n="$FIO_RIOS" \
+		'BEGIN { if (n > 0 && r > 0) printf "%.1f", (u + s) / 100 * r * 1000 / n; else printf "nan" }'
+}
+
+# le A B / ge A B: numeric comparison of decimals ("nan" never passes)
+le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "nan" && b != "nan" && a + 0 <= b + 0) }'; }
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "nan" && b != "nan" && a + 0 >= b + 0) }'; }
+
+# ipi DEV MAX|MIN LIMIT ARG...: 2000 4 KiB psync random reads on DEV (fio ARGs added),
+# interrupts of the NVMe controllers behind DEV per I/O must be <= (MAX) or >= (MIN)
+# LIMIT, with > 0 I/Os
+ipi() {
+	_dev=$1 _cmp=$2 _lim=$3
+	shift 3
+	_i0=$(irqs_of "$_dev") || return 1
+	# shellcheck disable=SC2086 # $PS is a list of options
+	fio_run --name=ipi --filename="$_dev" --rw=randread --bs=4k $PS --number_ios=2000 "$@"
+	_i1=$(irqs_of "$_dev") || return 1
+	_r=$(ratio $((_i1 - _i0)) "$FIO_RIOS")
+	tap_diag "$_dev ($(dl_ctrls "$_dev" | sort -u | tr '\n' ' ')): $((_i1 - _i0)) interrupts / $FIO_RIOS I/Os = $_r per I/O (want $_cmp $_lim)"
+	echo "BENCH test=stacks dev=${_dev#/dev/} io_poll=$(cat "$(qattr "$_dev" io_poll)" 2> /dev/null) ios=$FIO_RIOS irqs=$((_i1 - _i0)) irq_per_io=$_r"
+	fio_ok || return 1
+	[ "$FIO_RIOS" -gt 0 ] || return 1
+	case $_cmp in
+	MAX) le "$_r" "$_lim" ;;
+	MIN) ge "$_r" "$_lim" ;;
+	esac
+}
+
+# ipi_at PDEV 0|1 DEV MAX|MIN LIMIT: io_poll of PDEV set, then ipi DEV ...
+ipi_at() {
+	io_poll_is "$1" "$2" || return 1
+	ipi "$3" "$4" "$5" --size=256M
+}
+
+# io_poll_is DEV 0|1: set_io_poll and say so
+io_poll_is() {
+	set_io_poll "$1" "$2" || return 1
+	tap_diag "io_poll of $1 reads $(cat "$(qattr "$1" io_poll)")"
+}
+
+# polled_or_einval DEV: writing 1 to io_poll either reads back 1 (within 20 s) or
+# fails with EINVAL and leaves 0; any other error is a failure
+polled_or_einval() {
+	_a=$(qattr "$1" io_poll)
+	[ -e "$_a" ] || { echo "$_a does not exist"; return 1; }
+	if _e=$( { set_attr "$_a" 1; } 2>&1); then
+		_i=0
+		while [ "$(cat "$_a")" != 1 ] && [ "$_i" -lt 100 ]; do sleep 0.2; _i=$((_i + 1)); done
+		tap_diag "writing 1 to $_a accepted, reads $(cat "$_a")"
+		[ "$(cat "$_a")" = 1 ]
+	else
+		tap_diag "writing 1 to $_a refused: $_e; reads $(cat "$_a")"
+		case $_e in
+		*"Invalid argument"*) [ "$(cat "$_a")" = 0 ] ;;
+		*) return 1 ;;
+		esac
+	fi
+}
+
+wipe() {
+	for _d in "$@"; do
+		dd if=/dev/zero of="$_d" bs=1M count=2 oflag=direct 2> /dev/null || return 1
+		blockdev --rereadpt "$_d" || true
+	done
+}
+
+# ------------------------------------------------------------------ preconditions
+if [ -n "$DISK" ] && [ -b "$DISK" ]; then
+	tap_ok "file-backed NVMe disk $DISK (serial blkpoll0) present"
+else
+	tap_not_ok "file-backed NVMe disk (serial blkpoll0) present"
+fi
+if [ -n "$DISK2" ] && [ -b "$DISK2" ]; then
+	tap_ok "second file-backed NVMe disk $DISK2 (serial blkpoll2) present"
+else
+	tap_not_ok "second file-backed NVMe disk (serial blkpoll2) present"
+fi
+deadline "$(s 30)" "old partition tables and superblocks wiped from both disks" wipe "$DISK" "$DISK2"
+
+# ------------------------------------------------------------------ nullb
+NB=/sys/kernel/config/nullb/stknopoll
+nb_up() {
+	[ -d /sys/kernel/config/nullb ] || { echo "no null_blk configfs"; return 1; }
+	mkdir "$NB" || return 1
+	if [ -e "$NB/poll_queues" ]; then set_attr "$NB/poll_queues" 0 || return 1; fi
+	set_attr "$NB/memory_backed" 1 && set_attr "$NB/size" 256 && set_attr "$NB/blocksize" 4096 &&
+		set_attr "$NB/power" 1 || return 1
+	_i=0
+	while [ "$_i" -lt 50 ]; do
+		for _b in "/dev/${NB##*/}" "/dev/nullb$(cat "$NB/index")"; do
+			if [ -b "$_b" ]; then
+				echo "$_b" > /tmp/stk.nb
+				tap_diag "null_blk $_b: poll_queues=$(cat "$NB/poll_queues" 2> /dev/null || echo n/a), io_poll=$(cat "$(qattr "$_b" io_poll)")"
+				return 0
+			fi
+		done
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	echo "no block device after power=1"
+	return 1
+}
+nb_hipri() {
+	_b=$(cat /tmp/stk.nb) || return 1
+	# shellcheck disable=SC2086 # $VFY is a list of options
+	fio_run --name=nbhipri --filename="$_b" --size=64M --rw=randwrite --bsrange=4k-1m \
+		--ioengine=pvsync2 --hipri --direct=1 $VFY
+	fio_ok
+}
+nb_down() {
+	[ -d "$NB" ] || return 0
+	set_attr "$NB/power" 0 && rmdir "$NB"
+}
+if want nullb; then
+	rm -f /tmp/stk.nb
+	deadline "$(s 30)" "nullb: null_blk without poll queues (configfs poll_queues=0) created" nb_up
+	deadline "$(s 120)" "nullb: pvsync2 --hipri write + crc32c verify on null_blk without poll queues: 0 errors" nb_hipri
+	deadline "$(s 30)" "nullb: null_blk removed" nb_down
+fi
+
+# ------------------------------------------------------------------ md
+MD=/dev/md0
+md_create() {
+	_lvl=$1
+	shift
+	mdadm --create "$MD" --run --metadata=1.2 --level="$_lvl" --raid-devices=2 "$@" "$DISK" "$DISK2" || return 1
+	_i=0
+	while ! [ -b "$MD" ] || [ "$(cat /sys/block/md0/md/array_state 2> /dev/null)" = inactive ]; do
+		_i=$((_i + 1))
+		[ "$_i" -lt 100 ] || { echo "md0 not active"; return 1; }
+		sleep 0.1
+	done
+	tap_diag "$(tr '\n' ' ' < /proc/mdstat)"
+	tap_diag "md0: $(($(cat /sys/block/md0/size) / 2048)) MiB, array_state $(cat /sys/block/md0/md/array_state), io_poll=$(cat "$(qattr "$MD" io_poll)" 2> /dev/null || echo absent)"
+}
+md_hipri() {
+	# shellcheck disable=SC2086
+	fio_run --name=mdhipri --filename="$MD" --size=64M --rw=randwrite --bsrange=4k-1m \
+		--ioengine=pvsync2 --hipri --direct=1 $VFY
+	fio_ok
+}
+md_verify() {
+	# shellcheck disable=SC2086
+	fio_run --name=mdverify --filename="$MD" --offset=64M --size=64M --rw=randwrite \
+		--bsrange=4k-4m $PS $VFY
+	fio_ok
+}
+md_stop() {
+	if [ -b "$MD" ] && [ -e /sys/block/md0/md ]; then mdadm --stop "$MD" || return 1; fi
+	mdadm --zero-superblock "$DISK" "$DISK2" 2> /dev/null || true
+	! [ -e /sys/block/md0/md/array_state ] || [ "$(cat /sys/block/md0/md/array_state)" = clear ] ||
+		[ "$(cat /sys/block/md0/md/array_state)" = inactive ]
+}
+if want md; then
+	deadline "$(s 60)" "md raid0: mdadm --create over $DISK $DISK2 (metadata 1.2)" md_create 0
+	deadline "$(s 120)" "md raid0: pvsync2 --hipri write + crc32c verify at io_poll=0: 0 errors" md_hipri
+	deadline "$(s 30)" "md raid0: io_poll=1 reads back 1 or is refused with EINVAL" polled_or_einval "$MD"
+	deadline "$(s 120)" "md raid0: psync bsrange=4k-4m write + crc32c verify after the io_poll write: 0 errors" md_verify
+	deadline "$(s 60)" "md raid0: array stopped" md_stop
+	deadline "$(s 60)" "md raid1: mdadm --create over $DISK $DISK2 (metadata 1.2, 128 MiB, assume-clean)" \
+		md_create 1 --size=131072 --assume-clean
+	deadline "$(s 30)" "md raid1: io_poll=1 reads back 1 or is refused with EINVAL" polled_or_einval "$MD"
+	deadline "$(s 120)" "md raid1: psync bsrange=4k-4m write + crc32c verify after the io_poll write: 0 errors" md_verify
+	deadline "$(s 60)" "md raid1: array stopped" md_stop
+fi
+
+# ------------------------------------------------------------------ part
+PART=${DISK}p1
+part_make() {
+	printf 'label: dos\nstart=2048, size=1048576, type=83\n' | sfdisk -q "$DISK" || return 1
+	_i=0
+	while ! [ -b "$PART" ]; do
+		_i=$((_i + 1))
+		[ "$_i" -lt 100 ] || { echo "$PART did not appear"; return 1; }
+		sleep 0.1
+	done
+	tap_diag "$PART: start $(cat "/sys/class/block/${PART#/dev/}/start"), $(($(cat "/sys/class/block/${PART#/dev/}/size") / 2048)) MiB"
+	mkfs.ext4 -F -q -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 "$PART" && mount -t ext4 "$PART" "$MNT"
+}
+part_verify() {
+	io_poll_is "$DISK" 1 || return 1
+	# shellcheck disable=SC2086
+	fio_run --name=extv --filename="$MNT/extv" --size="${BIG}M" --rw=randwrite --bsrange=4k-4m $PS $VFY
+	fio_ok
+}
+part_down() {
+	if grep -q " $MNT " /proc/mounts; then umount "$MNT" || return 1; fi
+	set_io_poll "$DISK" 0 || true
+	wipe "$DISK" || return 1
+	! [ -e "$PART" ] || { echo "$PART still there"; return 1; }
+}
+if want part; then
+	deadline "$(s 90)" "part: sfdisk $DISK (one partition at 1 MiB), mkfs.ext4 and mount $PART" part_make
+	deadline "$(s 60)" "part: disk io_poll=1: polled 4 KiB psync reads on $PART take <= 0.01 interrupts per I/O" \
+		ipi_at "$DISK" 1 "$PART" MAX 0.01
+	deadline "$(s 60)" "part: control: disk io_poll=0: 4 KiB psync reads on $PART take >= 0.5 interrupts per I/O" \
+		ipi_at "$DISK" 0 "$PART" MIN 0.5
+	deadline "$(s 150)" "part: ext4 on $PART, disk io_poll=1: psync bsrange=4k-4m ${BIG} MiB file write + crc32c verify: 0 errors" part_verify
+	deadline "$(s 30)" "part: ext4 unmounted, partition table removed" part_down
+fi
+
+# ------------------------------------------------------------------ reset
+WQ=/sys/module/nvme/parameters/write_queues
+PQ=/sys/module/nvme/parameters/poll_queues
+# reset_ctrl CTRL: reset and wait until the controller is live again
+reset_ctrl() {
+	set_attr "/sys/class/nvme/$1/reset_controller" 1 || return 1
+	_i=0
+	while [ "$(cat "/sys/class/nvme/$1/state")" != live ]; do
+		_i=$((_i + 1))
+		[ "$_i" -lt 300 ] || { echo "$1 not live 30 s after the reset"; return 1; }
+		sleep 0.1
+	done
+	tap_diag "$1 live after the reset: $(dmesg | grep "$1: .*queues" | tail -1 | sed 's/^\[[^]]*\] //')"
+}
+# queues N: write_queues=N, and poll_queues=N where the parameter is writable
+queues() {
+	set_attr "$WQ" "$1" || return 1
+	if [ -w "$PQ" ]; then
+		set_attr "$PQ" "$1" || tap_diag "poll_queues=$1 refused"
+	fi
+	tap_diag "nvme write_queues=$(cat "$WQ") poll_queues=$(cat "$PQ" 2> /dev/null || echo absent)"
+}
+reset_step() {
+	_c=$(nvme_ctrl "$DISK")
+	[ -e "/sys/class/nvme/$_c/reset_controller" ] || { echo "no controller for $DISK"; return 1; }
+	io_poll_is "$DISK" 1 || return 1
+	_w0=$(cat "$WQ") _p0=$(cat "$PQ" 2> /dev/null || echo 0)
+	# shellcheck disable=SC2086
+	fio_start --name=resetread --filename="$DISK" --size=512M --rw=randread --bs=4k $PS \
+		--time_based --runtime=20
+	sleep 2
+	_bad=0
+	queues 2 && reset_ctrl "$_c" || _bad=1
+	sleep 2
+	queues 0 && reset_ctrl "$_c" || _bad=1
+	tap_diag "resets done; the polled reader is $(fio_running && echo still running || echo finished)"
+	while fio_running; do sleep 0.5; done
+	fio_wait
+	set_attr "$WQ" "$_w0" || true
+	[ ! -w "$PQ" ] || set_attr "$PQ" "$_p0" || true
+	tap_diag "$(fio_figures)"
+	grep -iE 'error|err=' "$FIO_LOG" | head -5
+	[ "$_bad" = 0 ] || { echo "a queue change or reset failed"; return 1; }
+	[ "$FIO_JOBS" -gt 0 ] || { echo "fio reported no job"; return 1; }
+	if [ "$FIO_RC" -eq 0 ] && [ "$FIO_ERR" -eq 0 ]; then return 0; fi
+	# an I/O error is an allowed outcome, any other error is not
+	grep -qE 'Input/output error|error=5[^0-9]|"error" : 5,' "$FIO_LOG" "$FIO_JSON"
+}
+reset_after() {
+	io_poll_is "$DISK" 1 || return 1
+	ipi "$DISK" MAX 0.01 --size=256M
+}
+if want reset; then
+	deadline "$(s 180)" "reset: controller reset to more queues and back to fewer under a polled psync reader: no hang, reader completes or gets EIO" reset_step
+	deadline "$(s 90)" "reset: after the resets polled 4 KiB psync reads on $DISK work (<= 0.01 interrupts per I/O)" reset_after
+fi
+
+# ------------------------------------------------------------------ throttle
+CG=/sys/fs/cgroup
+CGT=$CG/stkthrottle
+cg_setup() {
+	mkdir -p "$CG"
+	grep -q " $CG cgroup2 " /proc/mounts || mount -t cgroup2 none "$CG" || return 1
+	grep -qw io "$CG/cgroup.controllers" || { echo "no io controller in $CG/cgroup.controllers"; return 1; }
+	set_attr "$CG/cgroup.subtree_control" +io || return 1
+	mkdir -p "$CGT"
+}
+# throttle_run NAME WRAPPER...: 5 s polled psync reader, CPU per I/O into /tmp/stk.NAME
+throttle_run() {
+	_name=$1
+	shift
+	io_poll_is "$DISK" 1 || return 1
+	# shellcheck disable=SC2086
+	fio_with "$@" -- --name="$_name" --filename="$DISK" --size=256M --rw=randread --bs=4k $PS \
+		--time_based --runtime=5
+	fio_ok || return 1
+	_cpi=$(fio_cpu_per_io)
+	_iops=$(ratio "$FIO_RIOS" 5)
+	tap_diag "$_name: $FIO_RIOS I/Os in 5 s ($_iops IOPS), $_cpi us CPU per I/O"
+	echo "BENCH test=stacks case=$_name dev=${DISK#/dev/} io_poll=1 ios=$FIO_RIOS iops=$_iops cpu_us_per_io=$_cpi"
+	echo "$_cpi $_iops" > "/tmp/stk.$_name"
+	[ "$FIO_RIOS" -gt 0 ]
+}
+cg_down() {
+	[ -d "$CGT" ] || return 0
+	[ ! -e "$CGT/io.max" ] || set_attr "$CGT/io.max" "$(cat "/sys/block/${DISK#/dev/}/dev") riops=max" || true
+	rmdir "$CGT"
+}
+if want throttle; then
+	rm -f /tmp/stk.unthrottled /tmp/stk.throttled
+	if ! dl_run "$(s 20)" cg_setup; then
+		tap_not_ok "throttle: cgroup v2 mounted with the io controller"
+	elif ! [ -e "$CGT/io.max" ]; then
+		tap_skip "throttle: polled reader under io.max riops=200" "no io.max in $CGT (no CONFIG_BLK_DEV_THROTTLING)"
+	else
+		deadline "$(s 20)" "throttle: io.max riops=200 set on $DISK" \
+			set_attr "$CGT/io.max" "$(cat "/sys/block/${DISK#/dev/}/dev") riops=200"
+		deadline "$(s 60)" "throttle: unthrottled polled psync reader on $DISK does I/O" throttle_run unthrottled env
+		# shellcheck disable=SC2016 # $0 and $@ belong to the inner shell
+		deadline "$(s 60)" "throttle: polled psync reader under io.max riops=200 does I/O" throttle_run throttled \
+			sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$CGT"
+		read -r cpu_free _ < /tmp/stk.unthrottled 2> /dev/null || cpu_free=nan
+		read -r cpu_thr iops_thr < /tmp/stk.throttled 2> /dev/null || { cpu_thr=nan iops_thr=nan; }
+		if le "$iops_thr" 250; then
+			tap_ok "throttle: io.max holds the polled reader to <= 250 IOPS ($iops_thr)"
+		else
+			tap_not_ok "throttle: io.max holds the polled reader to <= 250 IOPS ($iops_thr)"
+		fi
+		lim=$(awk -v a="$cpu_free" 'BEGIN { if (a == "nan") print "nan"; else printf "%.1f", 3 * a }')
+		if le "$cpu_thr" "$lim"; then
+			tap_ok "throttle: CPU per I/O under io.max ($cpu_thr us) <= 3x unthrottled ($cpu_free us): the waiter does not spin through the delay"
+		else
+			tap_not_ok "throttle: CPU per I/O under io.max ($cpu_thr us) <= 3x unthrottled ($cpu_free us): the waiter does not spin through the delay"
+		fi
+		deadline "$(s 20)" "throttle: io.max lifted, cgroup removed" cg_down
+	fi
+fi
+
+# ------------------------------------------------------------------ rt
+RTR=/proc/sys/kernel/sched_rt_runtime_us
+rt_reader() {
+	io_poll_is "$DISK" 1 || return 1
+	tap_diag "sched_rt_runtime_us=$(cat "$RTR")"
+	# shellcheck disable=SC2086
+	fio_with taskset -c 1 chrt -f 50 -- --name=rt --filename="$DISK" --size=256M --rw=randread \
+		--bs=4k $PS --time_based --runtime=10
+	fio_ok && [ "$FIO_RIOS" -gt 0 ]
+}
+if want rt; then
+	rt0=$(cat "$RTR")
+	if set_attr "$RTR" -1; then
+		deadline "$(s 60)" "rt: SCHED_FIFO 50 psync reader pinned to CPU 1, sched_rt_runtime_us=-1, io_poll=1: completes its 10 s with > 0 I/Os" rt_reader
+	else
+		tap_not_ok "rt: sched_rt_runtime_us=-1 accepted"
+	fi
+	set_attr "$RTR" "$rt0" || tap_diag "could not restore sched_rt_runtime_us=$rt0"
+fi
+
+# ------------------------------------------------------------------ dm
+# dm-linear over both disks, as lvcreate makes an LV over two PVs. The first segment
+# is 300 MiB + 12 KiB: not 4 MiB aligned, so large I/Os straddle the boundary.
+SEG1=614424
+SEG2=614400
+dm_create() {
+	printf '0 %s linear %s 2048\n%s %s linear %s 2048\n' "$SEG1" "$DISK" "$SEG1" "$SEG2" "$DISK2" |
+		dmsetup create stk || return 1
+	for _d in /sys/block/dm-*; do
+		[ "$(cat "$_d/dm/name" 2> /dev/null)" = stk ] || continue
+		_i=0
+		while ! [ -b "/dev/${_d##*/}" ] && [ "$_i" -lt 50 ]; do sleep 0.1; _i=$((_i + 1)); done
+		echo "/dev/${_d##*/}" > /tmp/stk.dm
+		tap_diag "dm stk = /dev/${_d##*/}, $(($(cat "$_d/size") / 2048)) MiB; table: $(dmsetup table stk | tr '\n' ';')"
+		return 0
+	done
+	echo "no dm device named stk in /sys/block"
+	return 1
+}
+dm_poll_on() {
+	_dm=$(cat /tmp/stk.dm) || return 1
+	_a=$(qattr "$_dm" io_poll)
+	if _e=$( { set_attr "$_a" 1; } 2>&1); then
+		tap_diag "writing 1 to $_a accepted, reads $(cat "$_a")"
+	else
+		tap_diag "writing 1 to $_a refused: $_e; reads $(cat "$_a")"
+		return 1
+	fi
+	[ "$(cat "$_a")" = 1 ]
+}
+dm_ipi() {
+	_dm=$(cat /tmp/stk.dm) || return 1
+	io_poll_is "$DISK" 1 && io_poll_is "$DISK2" 1 && io_poll_is "$_dm" "$1" || return 1
+	ipi "$_dm" "$2" "$3" --size=512M
+}
+# dm_hipri4m 0|1: dm io_poll, then one 4 MiB pvsync2 --hipri read from 298 MiB
+# (across the boundary at 300 MiB + 12 KiB): several bios for one I/O
+dm_hipri4m() {
+	_dm=$(cat /tmp/stk.dm) || return 1
+	io_poll_is "$_dm" "$1" || return 1
+	fio_run --name=hipri4m --filename="$_dm" --offset=298M --size=4M --bs=4m --rw=read \
+		--ioengine=pvsync2 --hipri --direct=1
+	fio_ok && [ "$FIO_RIOS" -eq 1 ]
+}
+dm_verify() {
+	_dm=$(cat /tmp/stk.dm) || return 1
+	io_poll_is "$_dm" 1 || return 1
+	# sequential: the I/Os tile 200..200+BIG MiB, one of them straddles 300 MiB + 12 KiB
+	# shellcheck disable=SC2086
+	fio_run --name=dmverify --filename="$_dm" --offset=200M --size="${BIG}M" --rw=write \
+		--bsrange=4k-4m $PS $VFY
+	fio_ok
+}
+dm_xfs() {
+	_dm=$(cat /tmp/stk.dm) || return 1
+	mkfs.xfs -f -q -K "$_dm" && mount -t xfs "$_dm" "$MNT"
+}
+dm_xfs_verify() {
+	_dm=$(cat /tmp/stk.dm) || return 1
+	grep -q " $MNT xfs " /proc/mounts || { echo "no XFS on $MNT"; return 1; }
+	io_poll_is "$_dm" 1 || return 1
+	# random writes into a sparse file: many extents, dios that span several
+	# shellcheck disable=SC2086
+	fio_run --name=xfsverify --filename="$MNT/xv" --size="${BIG}M" --rw=randwrite --bsrange=4k-4m \
+		--fallocate=none $PS $VFY
+	_x=$(xfs_io -c 'fiemap' "$MNT/xv" 2> /dev/null | grep -c '^ *[0-9]*:' || true)
+	tap_diag "$MNT/xv: ${_x:-?} extents"
+	fio_ok
+}
+dm_down() {
+	if grep -q " $MNT " /proc/mounts; then umount "$MNT" || return 1; fi
+	if dmsetup info stk > /dev/null 2>&1; then dmsetup remove stk || return 1; fi
+	set_io_poll "$DISK" 0 || true
+	set_io_poll "$DISK2" 0 || true
+}
+if want dm; then
+	rm -f /tmp/stk.dm
+	deadline "$(s 30)" "dm: dm-linear stk over $DISK and $DISK2 (2 segments, boundary at 300 MiB + 12 KiB)" dm_create
+	deadline "$(s 30)" "dm: io_poll=1 on $DISK" io_poll_is "$DISK" 1
+	deadline "$(s 30)" "dm: io_poll=1 on $DISK2" io_poll_is "$DISK2" 1
+	deadline "$(s 30)" "dm: io_poll=1 on the dm device is accepted and reads back 1" dm_poll_on
+	deadline "$(s 60)" "dm: io_poll=1 everywhere: polled 4 KiB psync reads on dm take <= 0.01 interrupts per I/O" \
+		dm_ipi 1 MAX 0.01
+	deadline "$(s 60)" "dm: control: dm io_poll=0: 4 KiB psync reads on dm take >= 0.5 interrupts per I/O" \
+		dm_ipi 0 MIN 0.5
+	deadline "$(s 60)" "dm: one 4 MiB pvsync2 --hipri read across the segment boundary, dm io_poll=1: 0 errors, no hang" \
+		dm_hipri4m 1
+	deadline "$(s 60)" "dm: one 4 MiB pvsync2 --hipri read across the segment boundary, dm io_poll=0: 0 errors, no hang" \
+		dm_hipri4m 0
+	deadline "$(s 150)" "dm: psync bsrange=4k-4m ${BIG} MiB write + crc32c verify across the boundary, io_poll=1: 0 errors, no hang" \
+		dm_verify
+	deadline "$(s 90)" "dm: mkfs.xfs and mount on the dm device" dm_xfs
+	deadline "$(s 150)" "dm: XFS ${BIG} MiB file, random bsrange=4k-4m write + crc32c verify, io_poll=1: 0 errors, no hang" \
+		dm_xfs_verify
+	deadline "$(s 60)" "dm: XFS unmounted, dm device removed" dm_down
+fi
+
+tap_diag "stacks: $((($(dl_now) - T0) / 10)) s"
+tap_end
