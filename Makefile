@@ -24,7 +24,7 @@ UPTO ?=
 RUN ?= smoke.sh
 ARGS ?=
 
-.PHONY: help deps base apply export export-check build build-debug initramfs smoke boot \
+.PHONY: help deps base apply tree export export-check build build-debug initramfs smoke boot \
 	suite test host-tests lint check-patches demo clean distclean \
 	bench bench-quick reliability-breaks
 
@@ -38,6 +38,7 @@ help:
 	@echo "  make deps           apt-get install the needed Debian packages (no-op when present)"
 	@echo "  make base           unpack linux-source-6.12 into KSRC as git tree, tag base"
 	@echo "  make apply          reset KSRC to base and git am patches/series (UPTO=N stops after N)"
+	@echo "  make tree           apply only when KSRC is missing or older than patches/ (demo, smoke, bench do)"
 	@echo "  make export         write KSRC base..HEAD back to patches/ (+ series)"
 	@echo "  make export-check   apply into a scratch tree, export again, require identical bytes"
 	@echo "  make build          vmlinux, normal variant  ($(BUILD)/obj-normal)"
@@ -82,11 +83,14 @@ build-debug:
 initramfs:
 	sh scripts/initramfs.sh
 
-# The kernel tree is made on first use; later `make apply` refreshes it explicitly.
-$(KSRC)/Makefile:
-	sh scripts/apply.sh
+# The kernel tree as patches/ has it: made on first use, applied again when patches/
+# changed since it was applied (scripts/tree-fresh.sh). demo, smoke and bench run it
+# first; `make apply` always applies.
+tree:
+	sh scripts/tree-fresh.sh
 
-smoke: $(KSRC)/Makefile
+smoke:
+	sh scripts/tree-fresh.sh
 	sh scripts/build.sh normal
 	sh scripts/initramfs.sh
 	sh scripts/boot.sh -v normal -l $(RESULTS)/smoke-normal.log smoke.sh
@@ -100,7 +104,8 @@ suite:
 	sh scripts/suite.sh smoke.sh $(TEST_SCRIPTS)
 
 # Not part of test (CI budget): shows that each class of reliability check can fail.
-reliability-breaks: $(KSRC)/Makefile
+reliability-breaks:
+	sh scripts/tree-fresh.sh
 	sh scripts/build.sh $(VARIANT)
 	sh scripts/initramfs.sh
 	sh scripts/reliability-breaks.sh
@@ -131,15 +136,20 @@ test:
 	@sh scripts/stage-time.sh report
 
 # Benchmark knobs (BENCH_BOOTS, BENCH_BUILD, ...): see scripts/bench.sh.
-bench: $(KSRC)/Makefile
+bench:
+	sh scripts/tree-fresh.sh
 	sh scripts/bench.sh
 
-bench-quick: $(KSRC)/Makefile
+bench-quick:
+	sh scripts/tree-fresh.sh
 	BENCH_REPS=1 BENCH_RUNTIME=2 sh scripts/bench.sh
 
 # The series end to end: build, boot, io_poll switched on at run time, dd and
 # fio psync off/on side by side (guest/demo.sh), then the stock-vs-series benchmark.
-demo: $(KSRC)/Makefile
+# Installs what it needs first, as test does, so it works on a fresh machine.
+demo:
+	sh scripts/deps.sh
+	sh scripts/tree-fresh.sh
 	sh scripts/build.sh normal
 	sh scripts/initramfs.sh
 	sh scripts/boot.sh -v normal -l $(RESULTS)/demo-normal.log demo.sh
