@@ -236,7 +236,7 @@ md_hipri() {
 }
 md_verify() {
 	# shellcheck disable=SC2086
-	fio_run --name=mdverify --filename="$MD" --offset=64M --size=64M --rw=randwrite \
+	fio_run --name=mdverify --filename="$MD" --offset=32M --size=64M --rw=randwrite \
 		--bsrange=4k-4m $PS $VFY
 	fio_ok
 }
@@ -357,7 +357,7 @@ CGT=$CG/stkthrottle
 cg_setup() {
 	mkdir -p "$CG"
 	grep -q " $CG cgroup2 " /proc/mounts || mount -t cgroup2 none "$CG" || return 1
-	grep -qw io "$CG/cgroup.controllers" || { echo "no io controller in $CG/cgroup.controllers"; return 1; }
+	grep -qw io "$CG/cgroup.controllers" || { echo "no io controller in $CG/cgroup.controllers"; return 3; }
 	set_attr "$CG/cgroup.subtree_control" +io || return 1
 	mkdir -p "$CGT"
 }
@@ -384,8 +384,11 @@ cg_down() {
 }
 if want throttle; then
 	rm -f /tmp/stk.unthrottled /tmp/stk.throttled
-	if ! dl_run "$(s 20)" cg_setup; then
-		tap_not_ok "throttle: cgroup v2 mounted with the io controller"
+	dl_run "$(s 20)" cg_setup || true
+	if [ "$DL_RC" = 3 ]; then
+		tap_skip "throttle: polled reader under io.max riops=200" "no io controller in cgroup v2 (no CONFIG_BLK_CGROUP)"
+	elif [ "$DL_RC" != 0 ]; then
+		tap_not_ok "throttle: cgroup v2 mounted, io controller enabled (status $DL_RC)"
 	elif ! [ -e "$CGT/io.max" ]; then
 		tap_skip "throttle: polled reader under io.max riops=200" "no io.max in $CGT (no CONFIG_BLK_DEV_THROTTLING)"
 	else
@@ -479,9 +482,9 @@ dm_hipri4m() {
 dm_verify() {
 	_dm=$(cat /tmp/stk.dm) || return 1
 	io_poll_is "$_dm" 1 || return 1
-	# sequential: the I/Os tile 200..200+BIG MiB, one of them straddles 300 MiB + 12 KiB
+	# sequential: the I/Os tile BIG MiB around 300 MiB, one of them straddles 300 MiB + 12 KiB
 	# shellcheck disable=SC2086
-	fio_run --name=dmverify --filename="$_dm" --offset=200M --size="${BIG}M" --rw=write \
+	fio_run --name=dmverify --filename="$_dm" --offset="$((300 - BIG / 2))M" --size="${BIG}M" --rw=write \
 		--bsrange=4k-4m $PS $VFY
 	fio_ok
 }
@@ -497,7 +500,7 @@ dm_xfs_verify() {
 	# shellcheck disable=SC2086
 	fio_run --name=xfsverify --filename="$MNT/xv" --size="${BIG}M" --rw=randwrite --bsrange=4k-4m \
 		--fallocate=none $PS $VFY
-	_x=$(xfs_io -c 'fiemap' "$MNT/xv" 2> /dev/null | grep -c '^ *[0-9]*:' || true)
+	_x=$(xfs_io -c 'fiemap' "$MNT/xv" 2> /dev/null | grep -cE '^[[:space:]]*[0-9]+:' || true)
 	tap_diag "$MNT/xv: ${_x:-?} extents"
 	fio_ok
 }

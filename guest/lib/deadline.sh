@@ -7,7 +7,7 @@
 #   misses the deadline. A miss dumps the blocked tasks into the kernel log
 #   (sysrq w), prints the dmesg tail as TAP comments and SIGKILLs CMD and everything
 #   it started (a task stuck in D state outlives that; the script goes on anyway).
-#   CMD's output follows as TAP comments (lines already starting with "# " as they are).
+#   CMD's output follows as TAP comments (lines starting with "# " or "BENCH " as they are).
 # dl_run SECS CMD [ARG...]: the same without a TAP line (cleanups): DL_RC is CMD's
 #   exit status, or "hung"; returns 0 iff CMD exited 0 in time.
 # irqs_of DEV...: interrupts so far on the NVMe controllers behind the block devices
@@ -91,7 +91,7 @@ dl_run() {
 	else
 		if wait "$_dl_pid"; then DL_RC=0; else DL_RC=$?; fi
 	fi
-	sed 's/^/#   /; s/^#   # /# /' "$_dl_out"
+	sed 's/^/#   /; s/^#   # /# /; s/^#   BENCH /BENCH /' "$_dl_out"
 	[ "$DL_RC" = 0 ]
 }
 
