@@ -66,10 +66,13 @@ kbuild() {
 
 # kbuild_warnings LOG: "file: warning: message" (or error) for every compiler or
 # sparse diagnostic in a build log, relative to $TREE, without line numbers; sorted.
+# With O= kbuild names sources by the tree's real path (symlinks resolved).
 kbuild_warnings() {
-	awk -v tree="$TREE/" '
+	_real=$(cd "$TREE" 2>/dev/null && pwd -P) || _real=$TREE
+	awk -v tree="$TREE/" -v real="$_real/" '
 	{ sub(/\r$/, "") }
 	index($0, tree) == 1 { $0 = substr($0, length(tree) + 1) }
+	index($0, real) == 1 { $0 = substr($0, length(real) + 1) }
 	/^[^ :]+:[0-9]+:[0-9]+: (warning|error): / {
 		f = $0; sub(/:.*/, "", f)
 		m = $0; sub(/^[^ :]+:[0-9]+:[0-9]+: /, "", m)

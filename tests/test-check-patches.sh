@@ -51,6 +51,14 @@ base_log | sed 's/:10:5:/:11:5:/' > "$d/build.log"
 t_expect 0 "a patch adding no warning passes" step 0 bisect-step 1 0001-block-x.patch
 t_grep '^ok - bisect 1 0001-block-x.patch builds' "it says so"
 
+# kbuild names sources by the real path of the tree (O= build, symlinks resolved).
+ln -s tree "$d/link"
+{ base_log; printf '%s/block/fops.c:42:6: warning: unused variable '"'"'z'"'"'\n' "$T"; } > "$d/build.log"
+t_expect 1 "a new warning under the tree's real path fails when BISECT_TREE is a symlink" \
+	env BISECT_TREE="$d/link" PATCHES="$d/p" BUILD="$d/b" KBUILD_MAKE="$d/make" FAKE_DIR="$d" FAKE_RC=0 \
+	sh "$S/check-patches.sh" bisect-step 1 0001-block-x.patch
+t_grep "^#   block/fops.c: warning: unused variable 'z'" "the warning is named relative to the tree"
+
 { base_log; printf '%s/block/fops.c:42:6: warning: unused variable '"'"'x'"'"' [-Wunused-variable]\n' "$T"; } \
 	> "$d/build.log"
 t_expect 1 "a new warning in a file the patch touches fails" step 0 bisect-step 1 0001-block-x.patch
