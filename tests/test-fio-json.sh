@@ -38,6 +38,10 @@ t_expect 0 "text before the JSON is skipped" python3 "$P" "$d/noisy.json" read
 t_grep "$FIGS" "and the figures are still there"
 t_expect 1 "figures of a direction the job lacks: error" python3 "$P" "$d/read.json" nosuch
 t_grep '^error=no_nosuch_figures$' "as fio_fields reports it"
+# As a guest would hand it over on the serial console: one line, a tag before it, CRLF.
+{ printf 'FIOJSON 7 '; tr -d '\n' < "$d/read.json"; printf '\r\n'; } > "$d/console.log"
+t_expect 0 "one console line (tag, JSON, CRLF) parses" sh -c "grep '^FIOJSON 7 ' '$d/console.log' | python3 '$P' - read"
+t_expect 0 "to the same figures as the file" test "$T_OUT" = "$(python3 "$P" "$d/read.json" read)"
 fio --name=t --filename="$d/f" --ioengine=psync --rw=randread --bs=4k --time_based --runtime=1 \
 	--output-format=json --output="$d/nolat.json" >/dev/null 2>&1
 t_expect 0 "a run without --lat_percentiles" python3 "$P" "$d/nolat.json" read
