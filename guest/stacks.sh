@@ -22,7 +22,10 @@
 # The dm steps come last: a waiter that never completes (multi-bio polled I/O on dm)
 # spins in D state for good and slows everything after it.
 # args: only=<step,...> (names above, joined with +: only=dm+md), big=<MiB> (size of
-# the big verify runs, default 256; 64 on a KASAN kernel, whose deadlines are x3).
+# the big verify runs, default 256; 64 on a KASAN kernel, whose deadlines are x3),
+# break=deadline (or BLKPOLL_BREAK): first a step that must miss its deadline (a
+# direct read from a suspended dm device, stuck in D state until the resume), to show
+# that a hang is reported as not ok with the blocked tasks.
 set -u
 . /guest/lib/tap.sh
 . /guest/lib/fio-check.sh
@@ -30,10 +33,12 @@ set -u
 
 ONLY=nullb+md+part+reset+throttle+rt+dm
 BIG=''
+BREAK=${BLKPOLL_BREAK:-}
 for a in "$@"; do
 	case $a in
 	only=*) ONLY=${a#only=} ;;
 	big=*) BIG=${a#big=} ;;
+	break=*) BREAK=${a#break=} ;;
 	esac
 done
 want() { case +$ONLY+ in *"+$1+"*) return 0 ;; esac; return 1; }
@@ -171,6 +176,19 @@ else
 	tap_not_ok "second file-backed NVMe disk (serial blkpoll2) present"
 fi
 deadline "$(s 30)" "old partition tables and superblocks wiped from both disks" wipe "$DISK" "$DISK2"
+
+# ------------------------------------------------------------------ break=deadline
+brk_read() {
+	printf '0 2048 linear %s 0\n' "$DISK" | dmsetup create stkbrk && dmsetup suspend stkbrk || return 1
+	tap_diag "BLKPOLL_BREAK: dm stkbrk suspended, reading from it"
+	dd if=/dev/mapper/stkbrk of=/dev/null bs=4k count=1 iflag=direct
+}
+if [ "$BREAK" = deadline ]; then
+	deadline "$(s 10)" "break: a direct read from a suspended dm device finishes within 10 s (must fail: HUNG)" brk_read
+	dl_run "$(s 20)" dmsetup resume stkbrk || tap_diag "dmsetup resume stkbrk: status $DL_RC"
+	sleep 1
+	dl_run "$(s 20)" dmsetup remove stkbrk || tap_diag "dmsetup remove stkbrk: status $DL_RC"
+fi
 
 # ------------------------------------------------------------------ nullb
 NB=/sys/kernel/config/nullb/stknopoll
@@ -377,6 +395,15 @@ throttle_run() {
 	echo "$_cpi $_iops" > "/tmp/stk.$_name"
 	[ "$FIO_RIOS" -gt 0 ]
 }
+throttle_irq() {
+	io_poll_is "$DISK" 0 || return 1
+	# shellcheck disable=SC2016,SC2086
+	fio_with sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$CGT" -- --name=throttled-irq \
+		--filename="$DISK" --size=256M --rw=randread --bs=4k $PS --time_based --runtime=5
+	fio_ok || return 1
+	tap_diag "throttled-irq (io_poll=0, for comparison): $FIO_RIOS I/Os in 5 s, $(fio_cpu_per_io) us CPU per I/O"
+	echo "BENCH test=stacks case=throttled-irq dev=${DISK#/dev/} io_poll=0 ios=$FIO_RIOS iops=$(ratio "$FIO_RIOS" 5) cpu_us_per_io=$(fio_cpu_per_io)"
+}
 cg_down() {
 	[ -d "$CGT" ] || return 0
 	[ ! -e "$CGT/io.max" ] || set_attr "$CGT/io.max" "$(cat "/sys/block/${DISK#/dev/}/dev") riops=max" || true
@@ -398,6 +425,8 @@ if want throttle; then
 		# shellcheck disable=SC2016 # $0 and $@ belong to the inner shell
 		deadline "$(s 60)" "throttle: polled psync reader under io.max riops=200 does I/O" throttle_run throttled \
 			sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$CGT"
+		# for the reader: the same throttled reader taking interrupts (io_poll=0)
+		dl_run "$(s 60)" throttle_irq || tap_diag "throttled io_poll=0 reader: status $DL_RC"
 		read -r cpu_free _ < /tmp/stk.unthrottled 2> /dev/null || cpu_free=nan
 		read -r cpu_thr iops_thr < /tmp/stk.throttled 2> /dev/null || { cpu_thr=nan iops_thr=nan; }
 		if le "$iops_thr" 250; then
