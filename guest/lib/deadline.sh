@@ -17,7 +17,7 @@
 
 DL_SEQ=0
 DL_RC=0
-DL_DMESG_LINES=${DL_DMESG_LINES:-80}
+DL_DMESG_LINES=${DL_DMESG_LINES:-150}
 DL_SYSRQ=${DL_SYSRQ:-/proc/sysrq-trigger}
 DL_INTERRUPTS=${DL_INTERRUPTS:-/proc/interrupts}
 
@@ -78,7 +78,10 @@ dl_run() {
 		echo w > "$DL_SYSRQ" 2> /dev/null || tap_diag "$DL_SYSRQ not writable"
 		sleep 1
 		tap_diag "dmesg tail (blocked tasks from sysrq w):"
-		dmesg | tail -n "$DL_DMESG_LINES" | sed 's/^/#   dmesg: /'
+		# from a few lines before the dump just made, at most DL_DMESG_LINES
+		dmesg | awk -v max="$DL_DMESG_LINES" '{ l[NR] = $0 } /sysrq: Show Blocked State/ { s = NR }
+			END { b = s > 10 ? s - 10 : 1; if (NR - b >= max) b = NR - max + 1
+				for (i = b; i <= NR; i++) print l[i] }' | sed 's/^/#   dmesg: /'
 		for _dl_p in $_dl_pids; do kill -KILL "$_dl_p" 2> /dev/null || true; done
 		_dl_end=$(($(dl_now) + 50))
 		while dl_alive "$_dl_pid" && [ "$(dl_now)" -lt "$_dl_end" ]; do sleep 0.2; done
