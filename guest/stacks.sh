@@ -117,7 +117,10 @@ ipi() {
 	_i1=$(irqs_of "$_dev") || return 1
 	_r=$(ratio $((_i1 - _i0)) "$FIO_RIOS")
 	tap_diag "$_dev ($(dl_ctrls "$_dev" | sort -u | tr '\n' ' ')): $((_i1 - _i0)) interrupts / $FIO_RIOS I/Os = $_r per I/O (want $_cmp $_lim)"
-	echo "BENCH test=stacks dev=${_dev#/dev/} io_poll=$(cat "$(qattr "$_dev" io_poll)" 2> /dev/null) ios=$FIO_RIOS irqs=$((_i1 - _i0)) irq_per_io=$_r"
+	# a partition has no queue of its own: the whole disk's io_poll applies
+	_q=${_dev#/dev/}
+	[ ! -e "/sys/class/block/$_q/partition" ] || _q=$(basename "$(readlink -f "/sys/class/block/$_q/..")")
+	echo "BENCH test=stacks dev=${_dev#/dev/} io_poll=$(cat "/sys/block/$_q/queue/io_poll" 2> /dev/null || echo na) ios=$FIO_RIOS irqs=$((_i1 - _i0)) irq_per_io=$_r"
 	fio_ok || return 1
 	[ "$FIO_RIOS" -gt 0 ] || return 1
 	case $_cmp in
