@@ -60,3 +60,5 @@ for p in $list; do
 done
 n=$(git rev-list --count base..HEAD)
 stage "apply: branch series = base + $n patch(es), HEAD $(git log -1 --format='%h %s')"
+# Record what the tree was made from, so demo, smoke and bench notice a stale tree.
+sh "$TOP/scripts/tree-fresh.sh" stamp "$UPTO"

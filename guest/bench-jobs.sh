@@ -1,0 +1,88 @@
+#!/bin/sh
+# Benchmark (issues 13, 14): QD1 4 KiB psync random reads on the null-co NVMe disk with
+# 1, 2, 4 and 8 jobs, interrupts (io_poll=0) vs polled (io_poll=1) vs io_uring IOPOLL,
+# then 1 polled reader beside 2 CPU-bound tasks, then the same rows once more after a
+# controller reset to one dedicated poll queue shared by every CPU (the v2 design).
+# Runs are interleaved: each repetition runs every row once.
+#
+# usage (guest): bench-jobs.sh [runtime=3] [reps=3] [jobs=1+2+4+8]
+# One line per run, parsed by scripts/bench-jobs-report.py:
+# BENCH test=jobs queues=irq|pq1 mode=irq|poll|iopoll|hog-irq|hog-poll jobs=N rep=R
+#   ios=N iops=N cpu_us_per_io=X irqs=N irq_per_io=X hog_loops=N
+set -u
+RUNTIME=3 REPS=3 JOBS=1+2+4+8
+for a in "$@"; do
+	case $a in
+	runtime=*) RUNTIME=${a#runtime=} ;;
+	reps=*) REPS=${a#reps=} ;;
+	jobs=*) JOBS=${a#jobs=} ;;
+	*) echo "# bench-jobs: unknown argument $a"; exit 2 ;;
+	esac
+done
+DEV=${BLKPOLL_NULL:-}
+[ -b "$DEV" ] || { echo "# bench-jobs: no null-co disk (BLKPOLL_NULL)"; exit 2; }
+Q=/sys/block/${DEV#/dev/}/queue
+CTRL=${DEV#/dev/}
+CTRL=${CTRL%n1}
+
+irqs() {
+	awk -v c="$CTRL" '$NF ~ "^" c "q[1-9]" { for (i = 2; i < NF; i++) if ($i ~ /^[0-9]+$/) s += $i } END { print s + 0 }' /proc/interrupts
+}
+
+# run QUEUES MODE JOBS REP: one fio run, one BENCH line
+run() {
+	case $2 in
+	irq | hog-irq) echo 0 > "$Q/io_poll"; eng="--ioengine=psync" ;;
+	poll | hog-poll) echo 1 > "$Q/io_poll"; eng="--ioengine=psync" ;;
+	iopoll) echo 0 > "$Q/io_poll"; eng="--ioengine=io_uring --hipri --iodepth=1" ;;
+	esac
+	hogs=
+	case $2 in
+	hog-*)
+		for h in 1 2; do
+			sh -c 'n=0; while :; do n=$((n + 1)); echo $n > /tmp/hog.'$h'; done' &
+			hogs="$hogs $!"
+		done
+		;;
+	esac
+	i0=$(irqs)
+	# shellcheck disable=SC2086 # $eng is a list of options
+	out=$(fio --name=j --filename="$DEV" --rw=randread --bs=4k --direct=1 $eng \
+		--numjobs="$3" --group_reporting --time_based --runtime="$RUNTIME" \
+		--output-format=terse 2>&1)
+	i1=$(irqs)
+	loops=0
+	if [ -n "$hogs" ]; then
+		# shellcheck disable=SC2086
+		kill $hogs
+		wait 2> /dev/null
+		for h in 1 2; do loops=$((loops + $(cat /tmp/hog.$h))); done
+	fi
+	# terse v3: 6 read total I/Os, 8 IOPS, 88/89 usr/sys CPU %, 9 runtime (ms)
+	printf '%s\n' "$out" | awk -F';' -v q="$1" -v m="$2" -v j="$3" -v r="$4" \
+		-v irqs=$((i1 - i0)) -v loops="$loops" 'NF > 89 && $1 == 3 {
+		cpu = ($88 + $89) / 100 * $9 * 1000 / ($6 > 0 ? $6 : 1)
+		printf "BENCH test=jobs queues=%s mode=%s jobs=%s rep=%s ios=%s iops=%s cpu_us_per_io=%.1f irqs=%d irq_per_io=%.3f hog_loops=%d\n",
+			q, m, j, r, $6, $8, cpu, irqs, irqs / ($6 > 0 ? $6 : 1), loops }'
+}
+
+rows() {
+	for rep in $(seq "$REPS"); do
+		for j in $(echo "$JOBS" | tr + ' '); do
+			for m in irq poll iopoll; do run "$1" "$m" "$j" "$rep"; done
+		done
+		for m in hog-irq hog-poll; do run "$1" "$m" 1 "$rep"; done
+	done
+}
+
+echo "# bench-jobs: $DEV, $(nproc) CPUs, runtime $RUNTIME s, $REPS reps, jobs $JOBS"
+rows irq
+# The v2 design for comparison: one dedicated poll queue, after a controller reset.
+echo 1 > /sys/module/nvme/parameters/poll_queues
+echo 1 > "/sys/class/nvme/$CTRL/reset_controller"
+sleep 2
+echo "# bench-jobs: $(dmesg | grep "$CTRL: .*poll queues" | tail -1)"
+REPS=1
+JOBS=1+2
+rows pq1
+echo 0 > /sys/module/nvme/parameters/poll_queues
