@@ -56,7 +56,11 @@ run() {
 		# shellcheck disable=SC2086
 		kill $hogs
 		wait 2> /dev/null
-		for h in 1 2; do loops=$((loops + $(cat /tmp/hog.$h))); done
+		# a hog may have been killed mid-write: count what is readable
+		for h in 1 2; do
+			v=$(tr -cd 0-9 < /tmp/hog.$h)
+			loops=$((loops + ${v:-0}))
+		done
 	fi
 	# terse v3: 6 read total I/Os, 8 IOPS, 88/89 usr/sys CPU %, 9 runtime (ms)
 	printf '%s\n' "$out" | awk -F';' -v q="$1" -v m="$2" -v j="$3" -v r="$4" \
