@@ -31,7 +31,7 @@ ARGS ?=
 help:
 	@echo "Block polling series for Linux 6.12: patches/ -> $(KSRC) -> vmlinux -> QEMU guest -> TAP"
 	@echo
-	@echo "  make demo           build, boot, switch io_poll on at run time, dd/fio off vs on, then make bench"
+	@echo "  make demo           build, boot, io_poll on at run time (dd/fio off vs on), then 1-4 jobs irq/poll/IOPOLL"
 	@echo "  make test           the whole suite: deps apply export-check host-tests check-patches"
 	@echo "                      build initramfs, then smoke.sh + TEST_SCRIPTS in QEMU, TAP summary"
 	@echo
@@ -154,7 +154,8 @@ demo:
 	sh scripts/initramfs.sh
 	sh scripts/boot.sh -v normal -l $(RESULTS)/demo-normal.log demo.sh
 	@grep -E '^# ' $(RESULTS)/demo-normal.tap | sed 's/^# //'
-	sh scripts/bench.sh
+	sh scripts/boot.sh -v normal -l $(RESULTS)/bench-jobs-demo.log bench-jobs.sh reps=1 jobs=1+2+4
+	python3 scripts/bench-jobs-report.py $(RESULTS)/bench-jobs-demo.log
 
 clean:
 	rm -rf $(BUILD)/obj-normal $(BUILD)/obj-debug $(BUILD)/obj-stock $(BUILD)/bench $(BUILD)/initramfs.d $(BUILD)/initramfs.cpio \
