@@ -11,6 +11,7 @@
 set -eu
 . /guest/lib/tap.sh
 . /guest/lib/fio-check.sh
+. /guest/lib/poll-stat.sh
 
 BREAK=${BLKPOLL_BREAK:-}
 SCALE=${BLKPOLL_SCALE:-1}
@@ -37,12 +38,6 @@ mkdir -p "$MNT"
 
 mib() { echo "$(($1 * SCALE))M"; }
 BROKEN=''
-
-# poll_stat_line: the poll statistics in one line, or "absent"
-poll_stat_line() {
-	_p=/sys/kernel/debug/block/$1/poll_stat
-	if [ -r "$_p" ] && [ -s "$_p" ]; then tr '\n' ' ' < "$_p"; else printf 'absent'; fi
-}
 
 # fio_case FS MODE CASE ARG...: write + verify (one fio), then a verify-only re-read
 # of the same job. Prints the job, its figures and interrupts per I/O.
