@@ -1,0 +1,175 @@
+#!/bin/sh
+# NVMe polling without a poll queue (issue 13), one behaviour a step:
+#  queues  two polled psync readers pinned to different CPUs submit to different
+#          NVMe queue pairs (the nvme_setup_cmd tracepoint names each command's
+#          qid; skipped without tracefs), and poll (poll_stat: >= 1/2 of the reads)
+#  switch  echo 1 > io_poll while 4 readers run: io_poll reads 1 when the write
+#          returns, no controller reset, no I/O error, no completion slower than
+#          max(10 ms, 2x the slowest of the same run without a switch); the next
+#          single reader polls
+# args: only=<step+step>. Needs BLKPOLL_DISK (file-backed NVMe) and taskset.
+set -u
+. /guest/lib/tap.sh
+. /guest/lib/fio-check.sh
+. /guest/lib/deadline.sh
+. /guest/lib/poll-stat.sh
+
+ONLY=queues+switch
+for a in "$@"; do
+	case $a in
+	only=*) ONLY=${a#only=} ;;
+	esac
+done
+want() { case +$ONLY+ in *"+$1+"*) return 0 ;; esac; return 1; }
+
+SLOW=1
+if dmesg | grep -q 'KernelAddressSanitizer initialized'; then SLOW=3; fi
+s() { echo $(($1 * SLOW)); }
+
+DISK=${BLKPOLL_DISK:-}
+Q=${DISK#/dev/}
+TRACE=/sys/kernel/tracing
+EVENT=$TRACE/events/nvme/nvme_setup_cmd
+PS="--ioengine=psync --direct=1 --rw=randread --bs=4k"
+tap_diag "queues: kernel $(uname -r), $(nproc) CPUs, disk ${DISK:-none}, steps $ONLY"
+
+if [ -z "$DISK" ] || [ ! -b "$DISK" ]; then
+	tap_not_ok "file-backed NVMe disk (serial blkpoll0) present"
+	tap_end
+	exit
+fi
+tap_ok "file-backed NVMe disk $DISK (serial blkpoll0) present"
+tap_diag "$(dmesg | grep -E "$(nvme_ctrl "$DISK"): [0-9/]+ default/read/poll queues" | tail -1)"
+
+# ------------------------------------------------------------------ queues
+# qids_by_cpu TRACEFILE: "cpu qid reads" for the reads of $Q in the trace
+qids_by_cpu() {
+	awk -v disk="disk=$Q," '
+	$0 ~ /nvme_setup_cmd:/ && index($0, disk) && /nvme_cmd_read/ {
+		cpu = ""; qid = ""
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^\[[0-9]+\]$/) { cpu = $i; gsub(/[][]/, "", cpu); cpu += 0 }
+			if ($i ~ /^qid=/) { qid = $i; sub(/^qid=/, "", qid); sub(/,$/, "", qid) }
+		}
+		if (cpu != "" && qid != "") n[cpu " " qid]++
+	}
+	END { for (k in n) print k, n[k] }' "$1" | sort -n
+}
+
+# pinned_readers: one polled reader on each of CPU 0 and 1, traced; each CPU's reads
+# must go to one qid (>= 95% of them), the two qids must differ, and >= 1/2 of all
+# reads must complete by polling (two readers and fio on 2 CPUs: a waiter beside
+# another runnable task declines to poll, by design)
+pinned_readers() {
+	set_io_poll "$DISK" 1 || return 1
+	echo 0 > "$TRACE/tracing_on"
+	: > "$TRACE/trace"
+	echo 1 > "$EVENT/enable"
+	_s0=$(poll_stat_line "$Q")
+	echo 1 > "$TRACE/tracing_on"
+	# shellcheck disable=SC2086 # $PS is a list of options
+	fio_run --name=r0 --filename="$DISK" $PS --size=128M --number_ios=1000 --cpus_allowed=0 \
+		--name=r1 --filename="$DISK" $PS --offset=128M --size=128M --number_ios=1000 --cpus_allowed=1
+	echo 0 > "$TRACE/tracing_on"
+	echo 0 > "$EVENT/enable"
+	_st=$(poll_stat_delta "$_s0" "$(poll_stat_line "$Q")")
+	cat "$TRACE/trace" > /tmp/queues.trace
+	tap_diag "$(fio_figures)"
+	tap_diag "poll_stat of $Q: $_st"
+	qids_by_cpu /tmp/queues.trace > /tmp/queues.qids
+	tap_diag "reads of $Q by CPU and qid: $(tr '\n' ';' < /tmp/queues.qids)"
+	fio_clean && [ "$FIO_RIOS" -gt 0 ] || return 1
+	_pc=$(poll_stat_get "$_st" poll_completions)
+	[ $((2 * ${_pc:-0})) -ge "$FIO_RIOS" ] || {
+		tap_diag "only ${_pc:-?} of $FIO_RIOS reads completed by polling"
+		return 1
+	}
+	awk '{ tot[$1] += $3; if ($3 > best[$1]) { best[$1] = $3; q[$1] = $2 } }
+	END {
+		if (!(0 in tot) || !(1 in tot)) { print "no reads traced on CPU 0 or 1"; exit 1 }
+		for (c = 0; c <= 1; c++)
+			if (tot[c] < 500 || best[c] * 100 < tot[c] * 95) {
+				printf "CPU %d: %d reads, %d on qid %s\n", c, tot[c], best[c], q[c]; exit 1
+			}
+		if (q[0] == q[1]) { printf "both CPUs on qid %s\n", q[0]; exit 1 }
+		printf "CPU 0 -> qid %s, CPU 1 -> qid %s\n", q[0], q[1]
+	}' /tmp/queues.qids
+}
+
+if want queues; then
+	mountpoint -q "$TRACE" || mount -t tracefs nodev "$TRACE" 2> /dev/null || true
+	if [ ! -e "$EVENT/enable" ]; then
+		tap_skip "queues: polled readers on CPU 0 and 1 use different NVMe queues" \
+			"no nvme_setup_cmd tracepoint (CONFIG_EVENT_TRACING; the debug kernel has it)"
+	else
+		deadline "$(s 90)" "queues: polled readers on CPU 0 and 1 use different NVMe queues" pinned_readers
+	fi
+	dl_run "$(s 20)" set_io_poll "$DISK" 0 || tap_diag "io_poll back to 0: status $DL_RC"
+fi
+
+# ------------------------------------------------------------------ switch
+# clat_max_us: the slowest completion of any job of the last fio run, in us
+clat_max_us() {
+	awk '/"clat_ns" : \{/ { c = 1; next } c && /"max" : / { v = $3; sub(/,$/, "", v); if (v + 0 > m) m = v + 0; c = 0 }
+	END { printf "%d", m / 1000 }' "$FIO_JSON"
+}
+
+# four_readers [switch]: 4 psync readers for 6 s; with "switch", io_poll goes 0 -> 1
+# after 2 s and must read 1 as soon as the write returns. Prints "clat max".
+four_readers() {
+	set_io_poll "$DISK" 0 || return 1
+	_d0=$(dmesg | wc -l)
+	# shellcheck disable=SC2086 # $PS is a list of options
+	fio_start --name=four --filename="$DISK" $PS --size=256M --numjobs=4 --time_based --runtime=6
+	if [ "${1:-}" = switch ]; then
+		sleep 2
+		set_attr "$(qattr "$DISK" io_poll)" 1 || {
+			fio_wait
+			return 1
+		}
+		_now=$(cat "$(qattr "$DISK" io_poll)")
+		tap_diag "io_poll reads $_now when the write of 1 returned, $(fio_running && echo "4 readers running" || echo "readers already gone")"
+	fi
+	fio_wait
+	tap_diag "$(fio_figures)"
+	_new=$(dmesg | tail -n +$((_d0 + 1)))
+	_max=$(clat_max_us)
+	tap_diag "slowest completion ${_max} us"
+	echo "$_max" > "/tmp/queues.max.${1:-control}"
+	fio_clean && [ "$FIO_RIOS" -gt 0 ] || return 1
+	if printf '%s\n' "$_new" | grep -iE 'reset|I/O [0-9]+ .*timeout|abort'; then
+		tap_diag "the kernel log shows a reset, timeout or abort during the run"
+		return 1
+	fi
+	[ "${1:-}" != switch ] || [ "$_now" = 1 ]
+}
+
+# one_reader_polls: a single pinned reader right after the switch completes >= 3/4 by polling
+one_reader_polls() {
+	_s0=$(poll_stat_line "$Q")
+	# shellcheck disable=SC2086 # $PS is a list of options
+	fio_run --name=one --filename="$DISK" $PS --size=256M --number_ios=500 --cpus_allowed=1
+	_st=$(poll_stat_delta "$_s0" "$(poll_stat_line "$Q")")
+	tap_diag "$(fio_figures)"
+	tap_diag "poll_stat of $Q: $_st"
+	_pc=$(poll_stat_get "$_st" poll_completions)
+	fio_clean && [ "$FIO_RIOS" -gt 0 ] && [ $((4 * ${_pc:-0})) -ge $((3 * FIO_RIOS)) ]
+}
+
+if want switch; then
+	rm -f /tmp/queues.max.*
+	deadline "$(s 60)" "switch: control: 4 psync readers on $DISK for 6 s at io_poll=0, no error" four_readers
+	deadline "$(s 60)" "switch: echo 1 > io_poll under 4 readers: reads 1 at once, no reset, no I/O error" four_readers switch
+	ctl=$(cat /tmp/queues.max.control 2> /dev/null || echo nan)
+	sw=$(cat /tmp/queues.max.switch 2> /dev/null || echo nan)
+	lim=$(awk -v c="$ctl" 'BEGIN { if (c == "nan") print "nan"; else print (2 * c > 10000 ? 2 * c : 10000) }')
+	if awk -v a="$sw" -v b="$lim" 'BEGIN { exit !(a != "nan" && b != "nan" && a + 0 <= b + 0) }'; then
+		tap_ok "switch: slowest completion across the switch ${sw} us <= ${lim} us (10 ms, or 2x the control's ${ctl} us)"
+	else
+		tap_not_ok "switch: slowest completion across the switch ${sw} us <= ${lim} us (10 ms, or 2x the control's ${ctl} us)"
+	fi
+	deadline "$(s 60)" "switch: the next single psync reader on $DISK polls (>= 3/4 of its reads)" one_reader_polls
+	dl_run "$(s 20)" set_io_poll "$DISK" 0 || tap_diag "io_poll back to 0: status $DL_RC"
+fi
+
+tap_end
