@@ -97,7 +97,7 @@ pinned_readers() {
 }
 
 if want queues; then
-	mountpoint -q "$TRACE" || mount -t tracefs nodev "$TRACE" 2> /dev/null || true
+	[ -e "$EVENT" ] || mount -t tracefs nodev "$TRACE" 2> /dev/null || true
 	if [ ! -e "$EVENT/enable" ]; then
 		tap_skip "queues: polled readers on CPU 0 and 1 use different NVMe queues" \
 			"no nvme_setup_cmd tracepoint (CONFIG_EVENT_TRACING; the debug kernel has it)"
