@@ -21,6 +21,8 @@ poll_stat_delta() {
 }
 
 # poll_stat_get LINE KEY: the value of KEY in a poll_stat_line/poll_stat_delta line
+# (0 when the line has no such key)
 poll_stat_get() {
-	echo "$1" | awk -v k="$2" '{ for (i = 1; i < NF; i += 2) if ($i == k) { print $(i + 1); exit } }'
+	echo "$1" | awk -v k="$2" '{ for (i = 1; i < NF; i += 2) if ($i == k) { v = $(i + 1); break } }
+		END { print v + 0 }'
 }
