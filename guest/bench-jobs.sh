@@ -10,6 +10,7 @@
 # BENCH test=jobs queues=irq|pq1 mode=irq|poll|iopoll|hog-irq|hog-poll jobs=N rep=R
 #   ios=N iops=N cpu_us_per_io=X irqs=N irq_per_io=X hog_loops=N
 set -u
+. /guest/lib/poll-stat.sh
 RUNTIME=3 REPS=3 JOBS=1+2+4+8
 for a in "$@"; do
 	case $a in
@@ -46,11 +47,14 @@ run() {
 		;;
 	esac
 	i0=$(irqs)
+	s0=$(poll_stat_line "${DEV#/dev/}")
 	# shellcheck disable=SC2086 # $eng is a list of options
 	out=$(fio --name=j --filename="$DEV" --rw=randread --bs=4k --direct=1 $eng \
 		--numjobs="$3" --group_reporting --time_based --runtime="$RUNTIME" \
 		--output-format=terse 2>&1)
 	i1=$(irqs)
+	echo "# $1 $2 jobs=$3 rep=$4 poll_stat: $(poll_stat_delta "$s0" "$(poll_stat_line "${DEV#/dev/}")")"
+	echo "# $1 $2 jobs=$3 rep=$4 poll_choice: $(tr '\n' ';' < "/sys/kernel/debug/block/${DEV#/dev/}/poll_choice" 2> /dev/null)"
 	loops=0
 	if [ -n "$hogs" ]; then
 		# shellcheck disable=SC2086
@@ -62,12 +66,13 @@ run() {
 			loops=$((loops + ${v:-0}))
 		done
 	fi
-	# terse v3: 6 read total I/Os, 8 IOPS, 88/89 usr/sys CPU %, 9 runtime (ms)
+	# terse v3: 6 read KiB (4 per I/O), 8 IOPS, 88/89 usr/sys CPU %, 9 runtime (ms)
 	printf '%s\n' "$out" | awk -F';' -v q="$1" -v m="$2" -v j="$3" -v r="$4" \
 		-v irqs=$((i1 - i0)) -v loops="$loops" 'NF > 89 && $1 == 3 {
-		cpu = ($88 + $89) / 100 * $9 * 1000 / ($6 > 0 ? $6 : 1)
-		printf "BENCH test=jobs queues=%s mode=%s jobs=%s rep=%s ios=%s iops=%s cpu_us_per_io=%.1f irqs=%d irq_per_io=%.3f hog_loops=%d\n",
-			q, m, j, r, $6, $8, cpu, irqs, irqs / ($6 > 0 ? $6 : 1), loops }'
+		ios = $6 / 4
+		cpu = ($88 + $89) / 100 * $9 * 1000 / (ios > 0 ? ios : 1)
+		printf "BENCH test=jobs queues=%s mode=%s jobs=%s rep=%s ios=%d iops=%s cpu_us_per_io=%.1f irqs=%d irq_per_io=%.3f hog_loops=%d\n",
+			q, m, j, r, ios, $8, cpu, irqs, irqs / (ios > 0 ? ios : 1), loops }'
 }
 
 rows() {
