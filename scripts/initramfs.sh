@@ -4,7 +4,10 @@
 # mkfs.ext4/mkfs.xfs/xfs_io, the stack tools dmsetup/mdadm/sfdisk/chrt/taskset (guest/stacks.sh),
 # guest/ at /guest, guest/init at /init, selftest binaries from $BUILD/selftests at
 # /guest/bin, a non-root user (uid 1000).
-# env: INITRAMFS (output, default $BUILD/initramfs.cpio), INITRAMFS_EXTRA (more host binaries)
+# env: INITRAMFS (output, default $BUILD/initramfs.cpio), INITRAMFS_EXTRA (more host binaries),
+#      INITRAMFS_STAGE (work directory, default $BUILD/initramfs.d), INITRAMFS_MODULES (a
+#      root holding lib/modules/<release>, e.g. an unpacked linux-image .deb: copied in,
+#      and /init loads the modules; scripts/deb-boot.sh)
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -12,7 +15,7 @@ OUT=${INITRAMFS:-$BUILD/initramfs.cpio}
 EXTRA=${INITRAMFS_EXTRA:-"/usr/sbin/mkfs.ext4 /usr/sbin/mkfs.xfs /usr/sbin/xfs_io"}
 # Debian's, not busybox's: LVM-style dm tables, md arrays, partition tables, RT priority.
 STACK_TOOLS="/usr/sbin/dmsetup /usr/sbin/mdadm /usr/sbin/sfdisk /usr/bin/chrt /usr/bin/taskset"
-ST=$BUILD/initramfs.d
+ST=${INITRAMFS_STAGE:-$BUILD/initramfs.d}
 [ -x /bin/busybox ] || die "initramfs: /bin/busybox missing (apt install busybox-static)"
 [ -x /usr/bin/fio ] || die "initramfs: /usr/bin/fio missing (apt install fio)"
 [ -f "$TOP/guest/init" ] || die "initramfs: $TOP/guest/init missing"
@@ -70,6 +73,10 @@ chown 1000:1000 home/user
 mknod -m 600 dev/console c 5 1 || die "initramfs: mknod dev/console failed (needs root)"
 mknod -m 666 dev/null c 1 3
 
+if [ -n "${INITRAMFS_MODULES:-}" ]; then
+	[ -d "$INITRAMFS_MODULES/lib/modules" ] || die "initramfs: no lib/modules in $INITRAMFS_MODULES"
+	cp -R "$INITRAMFS_MODULES/lib/modules" lib/
+fi
 cp -R "$TOP/guest/." guest/
 cp "$TOP/guest/init" init
 chmod 755 init
