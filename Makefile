@@ -18,6 +18,9 @@ CHECK_PATCHES ?= scripts/check-patches.sh
 HOST_TESTS ?= $(sort $(wildcard tests/test-*.sh))
 SHELL_SCRIPTS = $(wildcard scripts/*.sh tests/*.sh guest/*.sh guest/lib/*.sh) guest/init .ci/run
 
+# Guest scripts `make deb-test` boots the Debian package's kernel with, one boot each.
+DEB_TEST_SCRIPTS ?= modules.sh smoke.sh selftest.sh
+
 # Stop after patch N (make apply UPTO=3).
 UPTO ?=
 # Guest script for `make boot` (make boot RUN=smoke.sh ARGS=a,b).
@@ -26,7 +29,7 @@ ARGS ?=
 
 .PHONY: help deps base apply tree export export-check build build-debug initramfs smoke boot \
 	suite test host-tests lint check-patches demo clean distclean \
-	bench bench-quick reliability-breaks
+	bench bench-quick reliability-breaks deb deb-test
 
 help:
 	@echo "Block polling series for Linux 6.12: patches/ -> $(KSRC) -> vmlinux -> QEMU guest -> TAP"
@@ -53,6 +56,9 @@ help:
 	@echo "                      -> $(RESULTS)/bench.md + PNGs (scripts/bench.sh; ~30 min)"
 	@echo "  make bench-quick    the same with 1 repetition of 2 s runs (checks the pipeline)"
 	@echo "  make reliability-breaks  each reliability phase broken on purpose must fail (~15 min)"
+	@echo "  make deb            Debian packages of the patched kernel (Debian's config, localmodconfig"
+	@echo "                      to config/deb-modules.lst + DEB_LSMOD) -> $(BUILD)/deb/linux-image-*.deb"
+	@echo "  make deb-test       boot the package's vmlinuz + modules: DEB_TEST_SCRIPTS=$(DEB_TEST_SCRIPTS)"
 	@echo "  make clean          remove build outputs in BUILD (keeps KSRC and ccache)"
 	@echo "  make distclean      remove BUILD entirely"
 	@echo
@@ -157,9 +163,20 @@ demo:
 	sh scripts/boot.sh -v normal -l $(RESULTS)/bench-jobs-demo.log bench-jobs.sh reps=1 jobs=1+2+4
 	python3 scripts/bench-jobs-report.py $(RESULTS)/bench-jobs-demo.log
 
+# The series as a Debian package for a real machine (README "Try it on your machine").
+# Not part of test: a distribution config takes far longer to build than tinyconfig.
+deb:
+	sh scripts/deps.sh
+	sh scripts/tree-fresh.sh
+	sh scripts/deb-config.sh
+	sh scripts/deb.sh
+
+deb-test:
+	sh scripts/deb-boot.sh $(DEB_TEST_SCRIPTS)
+
 clean:
 	rm -rf $(BUILD)/obj-normal $(BUILD)/obj-debug $(BUILD)/obj-stock $(BUILD)/bench $(BUILD)/initramfs.d $(BUILD)/initramfs.cpio \
-		$(BUILD)/selftests $(BUILD)/roundtrip $(RESULTS)
+		$(BUILD)/selftests $(BUILD)/roundtrip $(RESULTS) $(BUILD)/obj-deb $(BUILD)/deb $(BUILD)/deb-boot
 
 distclean:
 	rm -rf $(BUILD)
