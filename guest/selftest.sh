@@ -16,6 +16,7 @@ set -u
 EXPECTED_SKIPS='
 null_blk polling.io_poll_on_takes_no_interrupts interrupts are counted for NVMe only; the disk run measures them
 null_blk polling.io_poll_off_takes_interrupts interrupts are counted for NVMe only; the disk run measures them
+null_blk polling.hipri_takes_no_interrupts interrupts are counted for NVMe only; the disk run measures them
 '
 
 # ksft_verdict RUN FILE: judge kselftest harness output (FILE) of run RUN: one line
