@@ -77,19 +77,20 @@ if [ -z "$DISK" ] || [ ! -b "$DISK" ]; then
 fi
 Q=${DISK#/dev/}
 
-# ipi 0|1 LIMIT: io_poll of DISK set, then 2000 random 4 KiB psync O_DIRECT reads, the
+# ipi 0|1 LIMIT [hipri]: io_poll of DISK set, then 2000 random 4 KiB psync O_DIRECT reads, the
 # job alone on the last CPU (a waiter beside a runnable task takes the interrupt by
 # design). io_poll=0: interrupts per I/O >= LIMIT. io_poll=1: interrupts per polled
-# I/O <= LIMIT, where the I/Os that took the interrupt by choice (poll_stat declined,
-# irq_chosen) are not polled ones and backoffs may each cost one; >= 3/4 of the I/Os
-# polled, backoffs <= 1/4 of those (guest/stacks.sh, ipi).
+# I/O <= LIMIT (polled_ipi_ok): io_poll=1 polls where that measured faster, so some
+# of the I/Os must poll; with hipri (pvsync2 --hipri, forced polling) >= 3/4.
 ipi() {
+	_eng=psync _hp='' _min=1
+	[ "${3:-}" != hipri ] || _eng=pvsync2 _hp=--hipri _min=1500
 	set_io_poll "$DISK" "$1" || return 1
 	_s0=$(poll_stat_line "$Q")
 	_i0=$(irqs_of "$DISK") || return 1
 	FIO_JSON=/tmp/modules.$1.json FIO_LOG=/tmp/modules.$1.log FIO_RC=0
 	taskset -c 0 fio --output-format=json --output="$FIO_JSON" --name=ipi --filename="$DISK" \
-		--rw=randread --bs=4k --ioengine=psync --direct=1 --size=256M --number_ios=2000 \
+		--rw=randread --bs=4k --ioengine="$_eng" --direct=1 --size=256M --number_ios=2000 $_hp \
 		--cpus_allowed="$(($(nproc) - 1))" > "$FIO_LOG" 2>&1 || FIO_RC=$?
 	fio_judge
 	_i1=$(irqs_of "$DISK") || return 1
@@ -106,20 +107,12 @@ ipi() {
 		awk -v r="$_r" -v l="$2" 'BEGIN { exit !(r != "nan" && r + 0 >= l + 0) }'
 		return
 	fi
-	[ "$_st" != absent ] || { echo "# no poll_stat for $Q (CONFIG_BLK_DEBUG_FS)"; return 1; }
-	_dec=$(($(poll_stat_get "$_st" declined) + $(poll_stat_get "$_st" irq_chosen)))
-	_bo=$(poll_stat_get "$_st" backoffs)
-	_polled=$((FIO_RIOS - _dec))
-	_extra=$((_irqs - _dec - _bo))
-	[ "$_extra" -ge 0 ] || _extra=0
-	_rp=$(ratio "$_extra" "$_polled")
-	echo "# $_dec I/Os took the interrupt by choice, $_bo backoffs: $_extra interrupts / $_polled polled I/Os = $_rp"
-	[ $((4 * _polled)) -ge $((3 * FIO_RIOS)) ] && [ $((4 * _bo)) -le "$_polled" ] &&
-		awk -v r="$_rp" -v l="$2" 'BEGIN { exit !(r != "nan" && r + 0 <= l + 0) }'
+	PSQ=$Q polled_ipi_ok "$_st" "$_irqs" "$FIO_RIOS" "$2" "$_min"
 }
 
 deadline 120 "io_poll=0 on $DISK (nvme a module): >= 0.5 interrupts per 4 KiB read" ipi 0 0.5
 deadline 120 "io_poll=1 on $DISK (nvme a module): <= 0.01 interrupts per polled 4 KiB read" ipi 1 0.01
+deadline 120 "RWF_HIPRI on $DISK (nvme a module): >= 3/4 polled, <= 0.01 interrupts per polled 4 KiB read" ipi 1 0.01 hipri
 set_io_poll "$DISK" 0 || true
 
 tap_end
