@@ -9,7 +9,7 @@ export BUILD KSRC RESULTS
 
 # Guest scripts (in guest/) the suite runs, each in its own boot, after smoke.sh.
 # Entry syntax: script[:arg,arg][@variant], e.g. TEST_SCRIPTS = io_poll.sh lockdep.sh@debug
-TEST_SCRIPTS ?= selftest.sh fs-poll.sh demo.sh reliability.sh@debug stacks.sh stacks.sh@debug queues.sh@debug
+TEST_SCRIPTS ?= selftest.sh fs-poll.sh demo.sh readme.sh reliability.sh@debug stacks.sh stacks.sh@debug queues.sh@debug
 # Kernel variants the suite needs, derived from the @variant suffixes.
 TEST_VARIANTS := $(sort normal $(foreach t,$(TEST_SCRIPTS),$(if $(findstring @,$(t)),$(lastword $(subst @, ,$(t))))))
 # Host-side checks of the patch files (checkpatch, per-patch build, ...): commands run by check-patches.
@@ -19,7 +19,7 @@ HOST_TESTS ?= $(sort $(wildcard tests/test-*.sh))
 SHELL_SCRIPTS = $(wildcard scripts/*.sh tests/*.sh guest/*.sh guest/lib/*.sh) guest/init .ci/run
 
 # Guest scripts `make deb-test` boots the Debian package's kernel with, one boot each.
-DEB_TEST_SCRIPTS ?= modules.sh smoke.sh selftest.sh
+DEB_TEST_SCRIPTS ?= modules.sh smoke.sh selftest.sh readme.sh
 
 # Stop after patch N (make apply UPTO=3).
 UPTO ?=

@@ -4,7 +4,7 @@
 # its modules resolve against its System.map (depmod -e), build an initramfs holding
 # its /lib/modules (/init loads them with guest/modules.sh), then boot its vmlinuz
 # once per guest script through scripts/suite.sh (variant "deb").
-# usage: deb-boot.sh [SCRIPT...]   (default: modules.sh smoke.sh selftest.sh)
+# usage: deb-boot.sh [SCRIPT...]   (default: modules.sh smoke.sh selftest.sh readme.sh)
 # env: boot.sh's (TIMEOUT, SMP, MEM, ...); logs in $RESULTS/<script>-deb.log
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -48,7 +48,7 @@ fi
 INITRAMFS=$W/initramfs.cpio INITRAMFS_STAGE=$W/initramfs.d INITRAMFS_MODULES=$W/root \
 	sh "$TOP/scripts/initramfs.sh"
 
-[ $# -gt 0 ] || set -- modules.sh smoke.sh selftest.sh
+[ $# -gt 0 ] || set -- modules.sh smoke.sh selftest.sh readme.sh
 entries=''
 for s in "$@"; do entries="$entries $s@deb"; done
 stage "deb-boot: $release:$entries"

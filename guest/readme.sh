@@ -1,0 +1,93 @@
+#!/bin/sh
+# The README's "Switch polling on" and "Measure before and after" commands, as a
+# user types them, on BLKPOLL_DISK (the README says nvme0n1 and nvme0q; the names
+# here are the disk's) with fio runs of 3 s instead of 10: each command works,
+# its output has what the README tells the reader to look at, and the interrupt
+# count it teaches shows polling (io_poll=1) against interrupts (io_poll=0).
+set -u
+. /guest/lib/tap.sh
+
+DISK=${BLKPOLL_DISK:-}
+if [ -z "$DISK" ] || [ ! -b "$DISK" ]; then
+	tap_not_ok "file-backed NVMe disk (serial blkpoll0) present"
+	tap_end
+	exit 1
+fi
+Q=${DISK#/dev/}
+CTRL=${Q%n[0-9]*}
+tap_diag "kernel $(uname -r), $(nproc) CPUs, disk $DISK, controller $CTRL"
+
+# README: irqs() sums the controller's queue interrupts over all CPUs
+irqs() { awk -v q="${CTRL}q" '$NF ~ "^" q { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i } END { print s + 0 }' /proc/interrupts; }
+
+# readme_fio: the README's fio command (3 s); its output in /tmp/readme.fio
+readme_fio() {
+	fio --name=r --filename="$DISK" --direct=1 --rw=randread --bs=4k \
+		--ioengine=psync --runtime=3 --time_based --readonly > /tmp/readme.fio 2>&1
+}
+
+# fio_ios: the reads of the last readme_fio, from "issued rwts: total=R,W,T,D"
+fio_ios() {
+	sed -n 's/^ *issued rwts: total=\([0-9]*\),.*/\1/p' /tmp/readme.fio
+}
+
+# measure 0|1: io_poll set, then the README's "a=$(irqs); fio ...; echo ..." run;
+# interrupts per I/O in /tmp/readme.ipi.$1
+measure() {
+	echo "$1" > "/sys/block/$Q/queue/io_poll" || return 1
+	a=$(irqs)
+	readme_fio || { tail -5 /tmp/readme.fio | sed 's/^/#   /'; return 1; }
+	n=$(($(irqs) - a))
+	ios=$(fio_ios)
+	if [ -z "$ios" ] || [ "$ios" -eq 0 ]; then
+		echo "# no 'issued rwts' in fio's output"
+		return 1
+	fi
+	grep -E 'IOPS=|clat percentiles|sys=' /tmp/readme.fio | head -3 | sed 's/^/# /'
+	awk -v n="$n" -v i="$ios" 'BEGIN { printf "%.3f", n / i }' > "/tmp/readme.ipi.$1"
+	echo "# io_poll=$1: $n interrupts / $ios I/Os = $(cat "/tmp/readme.ipi.$1") per I/O"
+	echo "BENCH test=readme dev=$Q io_poll=$1 ios=$ios irqs=$n irq_per_io=$(cat "/tmp/readme.ipi.$1")"
+}
+
+# shown DESC CMD...: tap_check, but CMD's output (diagnostics, BENCH) shown either way
+shown() {
+	_d=$1
+	shift
+	if "$@" > /tmp/readme.out 2>&1; then tap_ok "$_d"; else tap_not_ok "$_d"; fi
+	cat /tmp/readme.out
+}
+
+reads_back() { [ "$(cat "$1")" = "$2" ]; }
+
+# the README's keys of poll_stat, all present and numeric
+poll_stat_keys() {
+	f=/sys/kernel/debug/block/$Q/poll_stat
+	sed 's/^/# /' "$f"
+	for k in polls spins poll_completions irq_completions declined irq_chosen backoffs \
+		hybrid_sleeps hybrid_sleep_ns; do
+		grep -qE "^$k [0-9]+$" "$f" || { echo "# no '$k N' in $f"; return 1; }
+	done
+}
+
+fewer_irqs_polled() {
+	[ -s /tmp/readme.ipi.0 ] && [ -s /tmp/readme.ipi.1 ] &&
+		awk -v p="$(cat /tmp/readme.ipi.1)" -v i="$(cat /tmp/readme.ipi.0)" \
+			'BEGIN { exit !(i >= 0.5 && p <= i / 2) }'
+}
+
+tap_check "echo 1 > /sys/block/$Q/queue/io_poll" sh -c "echo 1 > /sys/block/$Q/queue/io_poll"
+tap_check "io_poll reads 1 at once" reads_back "/sys/block/$Q/queue/io_poll" 1
+tap_check "echo 0 > /sys/block/$Q/queue/io_poll_delay (adaptive hybrid polling)" \
+	sh -c "echo 0 > /sys/block/$Q/queue/io_poll_delay"
+tap_check "io_poll_delay reads 0" reads_back "/sys/block/$Q/queue/io_poll_delay" 0
+tap_check "echo -1 > /sys/block/$Q/queue/io_poll_delay (classic polling, the default)" \
+	sh -c "echo -1 > /sys/block/$Q/queue/io_poll_delay"
+tap_check "io_poll_delay reads -1" reads_back "/sys/block/$Q/queue/io_poll_delay" -1
+shown "the README's fio command and irqs() at io_poll=0: IOPS, latency, CPU shown" measure 0
+shown "the README's fio command and irqs() at io_poll=1: IOPS, latency, CPU shown" measure 1
+tap_check "irqs() shows polling: io_poll=0 >= 0.5 interrupts per I/O, io_poll=1 <= half of that" \
+	fewer_irqs_polled
+shown "cat /sys/kernel/debug/block/$Q/poll_stat: every counter the README names" poll_stat_keys
+tap_check "echo 0 > /sys/block/$Q/queue/io_poll switches it off" sh -c "echo 0 > /sys/block/$Q/queue/io_poll"
+tap_check "io_poll reads 0" reads_back "/sys/block/$Q/queue/io_poll" 0
+tap_end
