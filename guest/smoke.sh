@@ -56,10 +56,12 @@ while IFS= read -r l; do
 	esac
 done < /tmp/kunit.txt
 
-# The series adds the hybrid polling estimator suite; a patched kernel must have run it.
+# The series adds the estimator suites; a patched kernel must have run them.
 if grep -qs '^polls ' /sys/kernel/debug/block/*/poll_stat; then
-	tap_check "kunit: the series' blk-poll-hybrid suite ran and passed" \
-		grep -qx 'ok blk-poll-hybrid' /tmp/kunit.txt
+	for suite in blk-poll-hybrid blk-poll-choice; do
+		tap_check "kunit: the series' $suite suite ran and passed" \
+			grep -qx "ok $suite" /tmp/kunit.txt
+	done
 fi
 
 tap_end
