@@ -16,13 +16,21 @@
 #  throttle  cgroup v2 io.max riops=200 on a polled reader: it uses <= 50% of a CPU
 #          (a waiter spinning while blk-throttle holds its bio uses ~100%)
 #  rt      SCHED_FIFO psync reader pinned to CPU 1, sched_rt_runtime_us=-1, 10 s
+#  mpath   NVMe multipath: the namespace two controllers of one subsystem share
+#          (BLKPOLL_MPATH, serial blkpollmp): io_poll=1 on the head node accepted;
+#          <= 0.01 interrupts per polled 4 KiB read, psync and RWF_HIPRI (control
+#          >= 0.5); verify; one path's controller removed under a polled reader: the
+#          reader goes on over the other path without an error; PCI rescan: 2 paths
 #  dm      dm-linear over both disks (first segment not 4 MiB aligned): io_poll=1
 #          accepted; <= 0.01 interrupts per polled 4 KiB read, psync and RWF_HIPRI
 #          (control >= 0.5);
 #          one 4 MiB pvsync2 --hipri read across the segment boundary (dm io_poll 1
 #          and 0); fio psync verify bsrange=4k-4m; XFS with a file verify, bsrange=4k-4m
-# The dm steps come last: a waiter that never completes (multi-bio polled I/O on dm)
-# spins in D state for good and slows everything after it.
+#  remove  DISK2's controller removed (PCI remove: nvme-pci has no delete_controller)
+#          under a RWF_HIPRI reader: it completes or gets EIO, nobody hangs; PCI
+#          rescan brings it back, and it polls
+# The dm steps come last but remove: a waiter that never completes (multi-bio polled
+# I/O on dm) spins in D state for good and slows everything after it.
 # args: only=<step,...> (names above, joined with +: only=dm+md), big=<MiB> (size of
 # the big verify runs, default 256; 64 on a KASAN kernel, whose deadlines are x3),
 # break=deadline (or BLKPOLL_BREAK): first a step that must miss its deadline (a
@@ -34,7 +42,7 @@ set -u
 . /guest/lib/deadline.sh
 . /guest/lib/poll-stat.sh
 
-ONLY=nullb+md+part+reset+throttle+rt+dm
+ONLY=nullb+md+part+reset+throttle+rt+mpath+dm+remove
 BIG=''
 BREAK=${BLKPOLL_BREAK:-}
 for a in "$@"; do
@@ -55,11 +63,12 @@ s() { echo $(($1 * SLOW)); }
 
 DISK=${BLKPOLL_DISK:-}
 DISK2=${BLKPOLL_DISK2:-}
+MP=${BLKPOLL_MPATH:-}
 MNT=/mnt/stk
 mkdir -p "$MNT"
 export DM_DISABLE_UDEV=1 # no udev in the guest: libdevmapper makes /dev/mapper nodes itself
 T0=$(dl_now)
-tap_diag "stacks: kernel $(uname -r), $(nproc) CPUs, disks ${DISK:-none} ${DISK2:-none}, $(fio --version), steps $ONLY, big ${BIG} MiB, deadlines x$SLOW"
+tap_diag "stacks: kernel $(uname -r), $(nproc) CPUs, disks ${DISK:-none} ${DISK2:-none}, multipath ${MP:-none}, $(fio --version), steps $ONLY, big ${BIG} MiB, deadlines x$SLOW"
 tap_diag "tools: $(dmsetup --version 2>&1 | head -1 | tr -s ' '); $(mdadm --version 2>&1); $(sfdisk --version 2>&1)"
 
 # What every step reads: fio with psync/pvsync2 and O_DIRECT
@@ -510,6 +519,95 @@ if want rt; then
 	set_attr "$RTR" "$rt0" || tap_diag "could not restore sched_rt_runtime_us=$rt0"
 fi
 
+# ------------------------------------------------------------------ mpath
+# mp_paths: the path devices (nvmeXcYnZ, hidden) of the multipath head MP (nvmeXnZ),
+# one a line
+mp_paths() {
+	_h=${MP#/dev/}
+	for _p in /sys/block/"${_h%n[0-9]*}"c*n"${_h##*n}"; do
+		[ ! -e "$_p" ] || echo "${_p##*/}"
+	done
+}
+# live_ctrls SERIAL: how many controllers with SERIAL are live
+live_ctrls() {
+	_n=0
+	for _c in /sys/class/nvme/nvme*; do
+		[ -e "$_c/serial" ] || continue
+		[ "$(sed 's/[[:space:]]*$//' "$_c/serial")" = "$1" ] || continue
+		[ "$(cat "$_c/state")" != live ] || _n=$((_n + 1))
+	done
+	echo "$_n"
+}
+# pci_remove CTRL: remove the controller's PCI function, as a hot unplug does
+pci_remove() {
+	_pci=$(readlink -f "/sys/class/nvme/$1/device")
+	tap_diag "removing $1 (PCI function ${_pci##*/})"
+	set_attr "$_pci/remove" 1
+}
+# pci_back SERIAL N: PCI rescan, then wait (30 s) for N live controllers with SERIAL
+pci_back() {
+	set_attr /sys/bus/pci/rescan 1 || return 1
+	_i=0
+	while [ "$(live_ctrls "$1")" -lt "$2" ]; do
+		_i=$((_i + 1))
+		[ "$_i" -lt 300 ] || { echo "$(live_ctrls "$1") of $2 controllers $1 live 30 s after the rescan"; return 1; }
+		sleep 0.1
+	done
+	tap_diag "$2 controller(s) $1 live again"
+}
+mp_two_paths() {
+	{ [ -n "$MP" ] && [ -b "$MP" ]; } || { echo "no multipath head node (serial blkpollmp)"; return 1; }
+	tap_diag "$MP: paths $(mp_paths | tr '\n' ' ')"
+	[ "$(mp_paths | wc -l)" -eq 2 ]
+}
+mp_verify() {
+	io_poll_is "$MP" 1 || return 1
+	# shellcheck disable=SC2086
+	fio_run --name=mpverify --filename="$MP" --size="$((BIG / 4))M" --rw=randwrite --bsrange=4k-1m $PS $VFY
+	fio_ok
+}
+# mp_failover: remove one path's controller under a polled reader of the head node
+mp_failover() {
+	io_poll_is "$MP" 1 || return 1
+	_path=$(mp_paths | head -1)
+	_c=$(readlink "/sys/block/$_path/device")
+	# shellcheck disable=SC2086
+	fio_start --name=mpfail --filename="$MP" --size=128M --rw=randread --bs=4k $PS \
+		--time_based --runtime=8
+	sleep 2
+	pci_remove "${_c##*/}" || return 1
+	while fio_running; do sleep 0.5; done
+	fio_wait
+	tap_diag "paths left: $(mp_paths | tr '\n' ' ')"
+	fio_ok && [ "$(mp_paths | wc -l)" -eq 1 ]
+}
+mp_back() {
+	pci_back blkpollmp 2 || return 1
+	_i=0
+	while [ "$(mp_paths | wc -l)" -lt 2 ]; do
+		_i=$((_i + 1))
+		[ "$_i" -lt 100 ] || { echo "paths: $(mp_paths | tr '\n' ' ')"; return 1; }
+		sleep 0.1
+	done
+	tap_diag "$MP: paths $(mp_paths | tr '\n' ' ')"
+}
+if want mpath; then
+	deadline "$(s 30)" "mpath: head node ${MP:-?} over two paths (two controllers of one NVMe subsystem)" mp_two_paths
+	deadline "$(s 30)" "mpath: io_poll=1 on the head node is accepted and reads back 1" io_poll_is "$MP" 1
+	deadline "$(s 60)" "mpath: polled 4 KiB psync reads on the head take <= 0.01 interrupts per I/O" \
+		ipi_at "$MP" 1 "$MP" MAX 0.01
+	# shellcheck disable=SC2086
+	deadline "$(s 60)" "mpath: RWF_HIPRI 4 KiB reads on the head poll: >= 3/4 polled, <= 0.01 interrupts per polled I/O" \
+		ipi_at "$MP" 1 "$MP" MAX 0.01 $HP
+	deadline "$(s 60)" "mpath: control: io_poll=0: 4 KiB psync reads on the head take >= 0.5 interrupts per I/O" \
+		ipi_at "$MP" 0 "$MP" MIN 0.5
+	deadline "$(s 150)" "mpath: psync bsrange=4k-1m write + crc32c verify on the head, io_poll=1: 0 errors" mp_verify
+	deadline "$(s 90)" "mpath: one path's controller removed under a polled psync reader: it goes on over the other path, 0 errors" \
+		mp_failover
+	deadline "$(s 60)" "mpath: PCI rescan brings the controller back, the head has two paths again" mp_back
+	dl_run "$(s 20)" set_io_poll "$MP" 0 || tap_diag "io_poll of $MP back to 0: status $DL_RC"
+fi
+
 # ------------------------------------------------------------------ dm
 # dm-linear over both disks, as lvcreate makes an LV over two PVs. The first segment
 # is 300 MiB + 12 KiB: not 4 MiB aligned, so large I/Os straddle the boundary.
@@ -611,6 +709,51 @@ if want dm; then
 	deadline "$(s 150)" "dm: XFS ${BIG} MiB file, random bsrange=4k-4m write + crc32c verify, io_poll=1: 0 errors, no hang" \
 		dm_xfs_verify
 	deadline "$(s 60)" "dm: XFS unmounted, dm device removed" dm_down
+fi
+
+# ------------------------------------------------------------------ remove
+# rm_under_reader: remove DISK2's controller under a RWF_HIPRI reader
+rm_under_reader() {
+	_c=$(nvme_ctrl "$DISK2")
+	[ -e "/sys/class/nvme/$_c" ] || { echo "no controller for $DISK2"; return 1; }
+	# shellcheck disable=SC2086
+	fio_start --name=rmread --filename="$DISK2" --size=256M --rw=randread --bs=4k $HP \
+		--time_based --runtime=8
+	sleep 2
+	pci_remove "$_c" || return 1
+	while fio_running; do sleep 0.5; done
+	fio_wait
+	tap_diag "$(fio_figures)"
+	tap_diag "fio: $(grep -m1 -iE 'error' "$FIO_LOG")"
+	[ ! -b "$DISK2" ] || { echo "$DISK2 still there"; return 1; }
+	[ "$FIO_JOBS" -gt 0 ] || { echo "fio reported no job"; return 1; }
+	if [ "$FIO_RC" -eq 0 ] && [ "$FIO_ERR" -eq 0 ]; then return 0; fi
+	# an I/O error is the expected outcome, any other error is not
+	grep -qE 'Input/output error|error=5[^0-9]|"error" : 5,|No such device|error=19[^0-9]|"error" : 19,' "$FIO_LOG" "$FIO_JSON"
+}
+# rm_back: rescan, find the disk by its serial again, and poll it
+rm_back() {
+	pci_back blkpoll2 1 || return 1
+	DISK2=''
+	_i=0
+	while [ -z "$DISK2" ]; do
+		for _c in /sys/class/nvme/nvme*; do
+			[ "$(sed 's/[[:space:]]*$//' "$_c/serial")" = blkpoll2 ] && [ -b "/dev/${_c##*/}n1" ] &&
+				DISK2=/dev/${_c##*/}n1
+		done
+		_i=$((_i + 1))
+		[ -n "$DISK2" ] || [ "$_i" -lt 100 ] || { echo "no namespace of blkpoll2 10 s after the rescan"; return 1; }
+		[ -n "$DISK2" ] || sleep 0.1
+	done
+	tap_diag "blkpoll2 is $DISK2 again"
+	# shellcheck disable=SC2086
+	ipi_at "$DISK2" 1 "$DISK2" MAX 0.01 $HP
+}
+if want remove; then
+	deadline "$(s 90)" "remove: $DISK2's controller removed under a RWF_HIPRI reader: it completes or gets EIO, no hang" \
+		rm_under_reader
+	deadline "$(s 90)" "remove: PCI rescan brings it back, and RWF_HIPRI reads on it poll (<= 0.01 interrupts per I/O)" rm_back
+	dl_run "$(s 20)" set_io_poll "$DISK2" 0 || tap_diag "io_poll of $DISK2 back to 0: status $DL_RC"
 fi
 
 tap_diag "stacks: $((($(dl_now) - T0) / 10)) s"

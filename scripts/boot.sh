@@ -4,7 +4,8 @@
 # env:   VARIANT (normal), LOG ($BUILD/results/RUN-VARIANT.log), TIMEOUT (900 s), SMP (2),
 #        MEM (1G), EXTRA_APPEND (kernel command line), QEMU_EXTRA (qemu options),
 #        INITRAMFS, DISK ($BUILD/disk.img, sparse 1 GiB when missing), DISK2 (second
-#        file-backed disk, $BUILD/disk2.img, likewise), QUIET=1 (no streaming),
+#        file-backed disk, $BUILD/disk2.img, likewise), DISK3 ($BUILD/disk3.img, 256 MiB:
+#        the namespace two controllers of one NVMe subsystem share, multipath), QUIET=1 (no streaming),
 #        DRIVE_OPTS (QEMU -drive cache/aio options of DISK and DISK2; default the first of
 #        cache=none,aio=io_uring / cache=none,aio=threads / aio=threads QEMU accepts),
 #        KERNEL (image; default what build.sh recorded in obj-VARIANT/.boot-image, else vmlinux)
@@ -39,15 +40,17 @@ KERNEL=${KERNEL:-$OBJ/$(cat "$OBJ/.boot-image" 2>/dev/null || echo vmlinux)}
 INITRD=${INITRAMFS:-$BUILD/initramfs.cpio}
 DISK=${DISK:-$BUILD/disk.img}
 DISK2=${DISK2:-$BUILD/disk2.img}
+DISK3=${DISK3:-$BUILD/disk3.img}
 LOG=${LOG:-$BUILD/results/${RUN%.sh}-$VARIANT.log}
 [ -f "$KERNEL" ] || die "boot: $KERNEL missing (scripts/build.sh $VARIANT)"
 [ -f "$INITRD" ] || die "boot: $INITRD missing (make initramfs)"
 [ -e "$TOP/guest/$RUN" ] || [ -e "$TOP/guest/$RUN.sh" ] || die "boot: guest/$RUN does not exist"
 QEMU=qemu-system-x86_64
 command -v "$QEMU" >/dev/null || die "boot: $QEMU missing (make deps)"
-mkdir -p "$(dirname "$LOG")" "$(dirname "$DISK")" "$(dirname "$DISK2")"
+mkdir -p "$(dirname "$LOG")" "$(dirname "$DISK")" "$(dirname "$DISK2")" "$(dirname "$DISK3")"
 [ -e "$DISK" ] || truncate -s 1G "$DISK"
 [ -e "$DISK2" ] || truncate -s 1G "$DISK2"
+[ -e "$DISK3" ] || truncate -s 256M "$DISK3"
 
 # Real data on the raw file through io_uring when this QEMU/host allows it.
 drive_ok() {
@@ -84,6 +87,11 @@ start=$(date +%s)
 		-device nvme,serial=blkpoll1,drive=null0 \
 		-drive "file=$DISK2,if=none,id=nvm2,format=raw,$DRIVE_OPTS" \
 		-device nvme,serial=blkpoll2,drive=nvm2 \
+		-device nvme-subsys,id=mpsub,nqn=blkpoll-mp \
+		-device nvme,serial=blkpollmp,id=mpc0,subsys=mpsub \
+		-device nvme,serial=blkpollmp,id=mpc1,subsys=mpsub \
+		-drive "file=$DISK3,if=none,id=nvm3,format=raw,$DRIVE_OPTS" \
+		-device nvme-ns,drive=nvm3,bus=mpc0,nsid=1,shared=on \
 		${QEMU_EXTRA:-} </dev/null 2>&1 || rc=$?
 	echo "$rc" > "$rcfile"
 } | if [ "${QUIET:-0}" = 1 ]; then cat > "$LOG"; else tee "$LOG" >&2; fi

@@ -111,7 +111,8 @@ deadline() {
 	fi
 }
 
-# dl_ctrls DEV...: the NVMe controllers (nvme0 ...) behind block devices, one a line
+# dl_ctrls DEV...: the NVMe controllers (nvme0 ...) behind block devices (through dm
+# slaves and NVMe multipath paths), one a line
 dl_ctrls() {
 	for _dl_d in "$@"; do
 		_dl_n=$(readlink -f "$_dl_d" 2> /dev/null || echo "$_dl_d")
@@ -121,6 +122,14 @@ dl_ctrls() {
 			_dl_n=${_dl_n##*/}
 		fi
 		_dl_s=$(ls "/sys/block/$_dl_n/slaves" 2> /dev/null || true)
+		# an NVMe multipath head node (nvmeXnY, no controller): its paths nvmeXcZnY
+		case $(readlink "/sys/block/$_dl_n/device" 2> /dev/null) in
+		*/nvme-subsys[0-9]*)
+			for _dl_p in /sys/block/"${_dl_n%n[0-9]*}"c*n"${_dl_n##*n}"; do
+				[ ! -e "$_dl_p" ] || _dl_s="$_dl_s ${_dl_p##*/}"
+			done
+			;;
+		esac
 		if [ -n "$_dl_s" ]; then
 			# shellcheck disable=SC2086 # one name a word
 			dl_ctrls $_dl_s
