@@ -16,7 +16,7 @@
 #  throttle  cgroup v2 io.max riops=200 on a polled reader: it uses <= 50% of a CPU
 #          (a waiter spinning while blk-throttle holds its bio uses ~100%)
 #  rt      SCHED_FIFO psync reader pinned to CPU 1, sched_rt_runtime_us=-1, 10 s
-#  mpath   NVMe multipath: the namespace two controllers of one subsystem share
+#  mpath   (only=mpath; needs CONFIG_NVME_MULTIPATH, off in config/base.config) NVMe multipath: the namespace two controllers of one subsystem share
 #          (BLKPOLL_MPATH, serial blkpollmp): io_poll=1 on the head node accepted;
 #          <= 0.01 interrupts per polled 4 KiB read, psync and RWF_HIPRI (control
 #          >= 0.5); verify; one path's controller removed under a polled reader: the
@@ -42,7 +42,7 @@ set -u
 . /guest/lib/deadline.sh
 . /guest/lib/poll-stat.sh
 
-ONLY=nullb+md+part+reset+throttle+rt+mpath+dm+remove
+ONLY=nullb+md+part+reset+throttle+rt+dm+remove
 BIG=''
 BREAK=${BLKPOLL_BREAK:-}
 for a in "$@"; do
