@@ -555,6 +555,18 @@ pci_back() {
 	done
 	tap_diag "$2 controller(s) $1 live again"
 }
+# read_across_removal CTRL DEV ARG...: a 4 KiB random reader of DEV (fio ARGs added)
+# for 8 s, CTRL's PCI function removed 2 s into it; waits for the reader to end
+read_across_removal() {
+	_rc=$1 _rd=$2
+	shift 2
+	fio_start --name=removal --filename="$_rd" --size=256M --rw=randread --bs=4k "$@" \
+		--time_based --runtime=8
+	sleep 2
+	pci_remove "$_rc" || return 1
+	while fio_running; do sleep 0.5; done
+	fio_wait
+}
 mp_two_paths() {
 	{ [ -n "$MP" ] && [ -b "$MP" ]; } || { echo "no multipath head node (serial blkpollmp)"; return 1; }
 	tap_diag "$MP: paths $(mp_paths | tr '\n' ' ')"
@@ -572,12 +584,7 @@ mp_failover() {
 	_path=$(mp_paths | head -1)
 	_c=$(readlink "/sys/block/$_path/device")
 	# shellcheck disable=SC2086
-	fio_start --name=mpfail --filename="$MP" --size=128M --rw=randread --bs=4k $PS \
-		--time_based --runtime=8
-	sleep 2
-	pci_remove "${_c##*/}" || return 1
-	while fio_running; do sleep 0.5; done
-	fio_wait
+	read_across_removal "${_c##*/}" "$MP" $PS || return 1
 	tap_diag "paths left: $(mp_paths | tr '\n' ' ')"
 	fio_ok && [ "$(mp_paths | wc -l)" -eq 1 ]
 }
@@ -717,12 +724,7 @@ rm_under_reader() {
 	_c=$(nvme_ctrl "$DISK2")
 	[ -e "/sys/class/nvme/$_c" ] || { echo "no controller for $DISK2"; return 1; }
 	# shellcheck disable=SC2086
-	fio_start --name=rmread --filename="$DISK2" --size=256M --rw=randread --bs=4k $HP \
-		--time_based --runtime=8
-	sleep 2
-	pci_remove "$_c" || return 1
-	while fio_running; do sleep 0.5; done
-	fio_wait
+	read_across_removal "$_c" "$DISK2" $HP || return 1
 	tap_diag "$(fio_figures)"
 	tap_diag "fio: $(grep -m1 -iE 'error' "$FIO_LOG")"
 	[ ! -b "$DISK2" ] || { echo "$DISK2 still there"; return 1; }
