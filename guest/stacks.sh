@@ -736,16 +736,14 @@ rm_under_reader() {
 # rm_back: rescan, find the disk by its serial again, and poll it
 rm_back() {
 	pci_back blkpoll2 1 || return 1
-	DISK2=''
 	_i=0
-	while [ -z "$DISK2" ]; do
-		for _c in /sys/class/nvme/nvme*; do
-			[ "$(sed 's/[[:space:]]*$//' "$_c/serial")" = blkpoll2 ] && [ -b "/dev/${_c##*/}n1" ] &&
-				DISK2=/dev/${_c##*/}n1
-		done
+	while DISK2=$(nvme_disk_by_serial blkpoll2) && [ -z "$DISK2" ]; do
 		_i=$((_i + 1))
-		[ -n "$DISK2" ] || [ "$_i" -lt 100 ] || { echo "no namespace of blkpoll2 10 s after the rescan"; return 1; }
-		[ -n "$DISK2" ] || sleep 0.1
+		if [ "$_i" -ge "$(s 300)" ]; then
+			echo "no namespace of blkpoll2 $(s 30) s after the rescan:" /sys/class/nvme/nvme*/nvme*n*
+			return 1
+		fi
+		sleep 0.1
 	done
 	tap_diag "blkpoll2 is $DISK2 again"
 	# shellcheck disable=SC2086

@@ -15,8 +15,8 @@ set_attr() {
 }
 
 # set_io_poll DEV 0|1: switch polling and wait (up to 20 s) until io_poll reads the
-# value: on NVMe the first 1 resets the controller to bring up a poll queue. A write
-# refused with EBUSY (a 1 while that reset runs; reliability.sh reports it) is retried.
+# value. A write refused with EBUSY (while a controller reset runs; reliability.sh
+# reports it) is retried.
 set_io_poll() {
 	_a=$(qattr "$1" io_poll)
 	_i=0
@@ -45,6 +45,19 @@ set_io_poll() {
 		sleep 0.2
 	done
 	[ "$_i" -eq 0 ] || tap_diag "io_poll of $1 read $2 after ~$((_i * 2 / 10)) s"
+}
+
+# nvme_disk_by_serial SERIAL: /dev/nvmeXnY, the first namespace of the live
+# controller QEMU gave SERIAL; empty while there is none
+nvme_disk_by_serial() {
+	for _c in /sys/class/nvme/nvme*; do
+		[ -e "$_c/serial" ] || continue
+		[ "$(cat "$_c/state")" = live ] || continue
+		[ "$(sed 's/[[:space:]]*$//' "$_c/serial")" = "$1" ] || continue
+		for _n in "$_c/${_c##*/}"n*; do
+			[ ! -b "/dev/${_n##*/}" ] || { printf '/dev/%s' "${_n##*/}"; return 0; }
+		done
+	done
 }
 
 # nvme_ctrl DEV: the controller (nvme0) of namespace DEV (/dev/nvme0n1)
