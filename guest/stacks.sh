@@ -16,8 +16,9 @@
 #  throttle  cgroup v2 io.max riops=200 on a polled reader: it uses <= 50% of a CPU
 #          (a waiter spinning while blk-throttle holds its bio uses ~100%)
 #  rt      SCHED_FIFO psync reader pinned to CPU 1, sched_rt_runtime_us=-1, 10 s
-#  mpath   (only=mpath; needs CONFIG_NVME_MULTIPATH, off in config/base.config) NVMe multipath: the namespace two controllers of one subsystem share
-#          (BLKPOLL_MPATH, serial blkpollmp): io_poll=1 on the head node accepted;
+#  mpath   NVMe multipath (CONFIG_NVME_MULTIPATH): the namespace two controllers of one
+#          subsystem share (BLKPOLL_MPATH, serial blkpollmp; 4 KiB logical blocks:
+#          512-byte O_DIRECT gets EINVAL): io_poll=1 on the head node accepted;
 #          <= 0.01 interrupts per polled 4 KiB read, psync and RWF_HIPRI (control
 #          >= 0.5); verify; one path's controller removed under a polled reader: the
 #          reader goes on over the other path without an error; PCI rescan: 2 paths
@@ -39,10 +40,11 @@
 set -u
 . /guest/lib/tap.sh
 . /guest/lib/fio-check.sh
+. /guest/lib/nvme-disk.sh
 . /guest/lib/deadline.sh
 . /guest/lib/poll-stat.sh
 
-ONLY=nullb+md+part+reset+throttle+rt+dm+remove
+ONLY=nullb+md+part+reset+throttle+rt+mpath+dm+remove
 BIG=''
 BREAK=${BLKPOLL_BREAK:-}
 for a in "$@"; do
@@ -572,6 +574,20 @@ mp_two_paths() {
 	tap_diag "$MP: paths $(mp_paths | tr '\n' ' ')"
 	[ "$(mp_paths | wc -l)" -eq 2 ]
 }
+# mp_misaligned: the head has 4 KiB logical blocks; a 512-byte O_DIRECT read is
+# refused with EINVAL while io_poll=1, a 4 KiB one reads, and io_poll stays 1
+mp_misaligned() {
+	io_poll_is "$MP" 1 || return 1
+	_lbs=$(cat "$(qattr "$MP" logical_block_size)")
+	[ "$_lbs" = 4096 ] || { echo "logical_block_size $_lbs, not 4096"; return 1; }
+	if _e=$(dd if="$MP" of=/dev/null bs=512 count=1 iflag=direct 2>&1); then
+		echo "a 512-byte O_DIRECT read succeeded"
+		return 1
+	fi
+	case $_e in *"Invalid argument"*) ;; *) echo "512-byte read: $_e (not EINVAL)"; return 1 ;; esac
+	dd if="$MP" of=/dev/null bs=4096 count=1 iflag=direct 2>/dev/null || { echo "a 4 KiB read failed"; return 1; }
+	[ "$(cat "$(qattr "$MP" io_poll)")" = 1 ]
+}
 mp_verify() {
 	io_poll_is "$MP" 1 || return 1
 	# shellcheck disable=SC2086
@@ -608,6 +624,8 @@ if want mpath; then
 		ipi_at "$MP" 1 "$MP" MAX 0.01 $HP
 	deadline "$(s 60)" "mpath: control: io_poll=0: 4 KiB psync reads on the head take >= 0.5 interrupts per I/O" \
 		ipi_at "$MP" 0 "$MP" MIN 0.5
+	deadline "$(s 30)" "mpath: 4 KiB logical blocks: a 512-byte O_DIRECT read gets EINVAL, a 4 KiB one reads, io_poll stays 1" \
+		mp_misaligned
 	deadline "$(s 150)" "mpath: psync bsrange=4k-1m write + crc32c verify on the head, io_poll=1: 0 errors" mp_verify
 	deadline "$(s 90)" "mpath: one path's controller removed under a polled psync reader: it goes on over the other path, 0 errors" \
 		mp_failover

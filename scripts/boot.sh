@@ -91,7 +91,7 @@ start=$(date +%s)
 		-device nvme,serial=blkpollmp,id=mpc0,subsys=mpsub \
 		-device nvme,serial=blkpollmp,id=mpc1,subsys=mpsub \
 		-drive "file=$DISK3,if=none,id=nvm3,format=raw,$DRIVE_OPTS" \
-		-device nvme-ns,drive=nvm3,bus=mpc0,nsid=1,shared=on \
+		-device nvme-ns,drive=nvm3,bus=mpc0,nsid=1,shared=on,logical_block_size=4096,physical_block_size=4096 \
 		${QEMU_EXTRA:-} </dev/null 2>&1 || rc=$?
 	echo "$rc" > "$rcfile"
 } | if [ "${QUIET:-0}" = 1 ]; then cat > "$LOG"; else tee "$LOG" >&2; fi

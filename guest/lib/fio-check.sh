@@ -47,19 +47,6 @@ set_io_poll() {
 	[ "$_i" -eq 0 ] || tap_diag "io_poll of $1 read $2 after ~$((_i * 2 / 10)) s"
 }
 
-# nvme_disk_by_serial SERIAL: /dev/nvmeXnY, the first namespace of the live
-# controller QEMU gave SERIAL; empty while there is none
-nvme_disk_by_serial() {
-	for _c in /sys/class/nvme/nvme*; do
-		[ -e "$_c/serial" ] || continue
-		[ "$(cat "$_c/state")" = live ] || continue
-		[ "$(sed 's/[[:space:]]*$//' "$_c/serial")" = "$1" ] || continue
-		for _n in "$_c/${_c##*/}"n*; do
-			[ ! -b "/dev/${_n##*/}" ] || { printf '/dev/%s' "${_n##*/}"; return 0; }
-		done
-	done
-}
-
 # nvme_ctrl DEV: the controller (nvme0) of namespace DEV (/dev/nvme0n1)
 nvme_ctrl() {
 	_c=$(readlink "/sys/block/${1#/dev/}/device" 2>/dev/null || true)

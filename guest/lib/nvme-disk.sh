@@ -1,0 +1,20 @@
+# shellcheck shell=sh
+# Find the test VM's NVMe disks by the serial number QEMU gave each controller
+# (scripts/boot.sh): NVMe probes asynchronously, so instance numbers vary.
+
+# nvme_disk_by_serial SERIAL: /dev/nvmeXnY, the first namespace of the live
+# controller QEMU gave SERIAL (its head node with CONFIG_NVME_MULTIPATH, where the
+# controller's own disk is the hidden path nvmeXcZnY); empty while there is none
+nvme_disk_by_serial() {
+	for _c in /sys/class/nvme/nvme*; do
+		[ -e "$_c/serial" ] || continue
+		[ "$(cat "$_c/state")" = live ] || continue
+		[ "$(sed 's/[[:space:]]*$//' "$_c/serial")" = "$1" ] || continue
+		for _n in "$_c"/nvme*n*; do
+			_n=${_n##*/}
+			case $_n in nvme*c*n*) _n=${_n%%c*}n${_n##*n} ;; esac
+			[ ! -b "/dev/$_n" ] || { printf '/dev/%s' "$_n"; return 0; }
+		done
+	done
+	return 0
+}
