@@ -1,7 +1,8 @@
 #!/bin/sh
 # The blk_poll kselftest (tools/testing/selftests/blk_poll, built statically
 # into /guest/bin): first on the null_blk devices it creates through configfs,
-# then on the file-backed NVMe disk with writes allowed.
+# then on the file-backed NVMe disk with writes allowed, then on the NVMe
+# multipath head node (two controllers, 4 KiB logical blocks) with writes allowed.
 # Each run is one TAP result here; the harness's own TAP is nested below it as
 # '# ' lines (the kselftest runner's convention), so the log stays one stream.
 # A run passes when the harness exits 0 and its "# Totals:" line shows no
@@ -11,12 +12,18 @@
 #        (host):  sh guest/selftest.sh verdict RUN FILE   judge saved harness output
 set -u
 
-# Skips a run may have: "RUN TEST REASON" a line (RUN: null_blk or disk; TEST as
+# Skips a run may have: "RUN TEST REASON" a line (RUN: null_blk, disk or mpath; TEST as
 # the harness names it). Any other skip fails the run: a skip is not a pass.
 EXPECTED_SKIPS='
 null_blk polling.io_poll_on_takes_no_interrupts interrupts are counted for NVMe only; the disk run measures them
 null_blk polling.io_poll_off_takes_interrupts interrupts are counted for NVMe only; the disk run measures them
 null_blk polling.hipri_takes_no_interrupts interrupts are counted for NVMe only; the disk run measures them
+mpath data.io_poll_pread.roundtrip_512 not a multiple of the 4 KiB logical block size
+mpath data.io_poll_pread.roundtrip_4m_plus_512 not a multiple of the 4 KiB logical block size
+mpath data.hipri_preadv2.roundtrip_512 not a multiple of the 4 KiB logical block size
+mpath data.hipri_preadv2.roundtrip_4m_plus_512 not a multiple of the 4 KiB logical block size
+mpath data.io_poll_preadv.roundtrip_512 not a multiple of the 4 KiB logical block size
+mpath data.io_poll_preadv.roundtrip_4m_plus_512 not a multiple of the 4 KiB logical block size
 '
 
 # ksft_verdict RUN FILE: judge kselftest harness output (FILE) of run RUN: one line
@@ -102,6 +109,11 @@ if [ -n "${BLKPOLL_DISK:-}" ]; then
 	run_selftest disk "$BLKPOLL_DISK" BLK_POLL_DEV="$BLKPOLL_DISK" BLK_POLL_WRITE=1
 else
 	tap_not_ok "blk_poll_test: file-backed NVMe disk (no NVMe controller with serial blkpoll0)"
+fi
+if [ -n "${BLKPOLL_MPATH:-}" ]; then
+	run_selftest mpath "$BLKPOLL_MPATH (multipath, 4 KiB blocks)" BLK_POLL_DEV="$BLKPOLL_MPATH" BLK_POLL_WRITE=1
+else
+	tap_not_ok "blk_poll_test: NVMe multipath head (no controller with serial blkpollmp, or no CONFIG_NVME_MULTIPATH)"
 fi
 
 tap_end
