@@ -5,6 +5,7 @@
 # args: nsec=<completion_nsec>[:<completion_nsec>...] (50000) runtime=<s> (4) reps=<n> (3)
 set -eu
 . /guest/lib/tap.sh
+. /guest/lib/order.sh
 
 NSECS=50000 RUNTIME=4 REPS=3
 for a in "$@"; do
@@ -51,7 +52,7 @@ bench_device() {
 	r=1
 	while [ $r -le "$REPS" ]; do
 		for jobs in 1 4; do
-			for mode in irq poll hybrid delay20; do
+			for mode in $(rotated $((r - 1)) irq poll hybrid delay20); do
 				case $mode in
 				irq) echo 0 > "$q/io_poll"; echo -1 > "$q/io_poll_delay" ;;
 				poll) echo 1 > "$q/io_poll"; echo -1 > "$q/io_poll_delay" ;;

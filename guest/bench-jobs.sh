@@ -3,7 +3,8 @@
 # 1, 2, 4 and 8 jobs, interrupts (io_poll=0) vs polled (io_poll=1) vs io_uring IOPOLL,
 # then 1 polled reader beside 2 CPU-bound tasks, then the same rows once more after a
 # controller reset to one dedicated poll queue shared by every CPU (the v2 design).
-# Runs are interleaved: each repetition runs every row once.
+# Runs are interleaved: each repetition runs every row once, its modes in a rotated
+# order.
 #
 # usage (guest): bench-jobs.sh [runtime=3] [reps=3] [jobs=1+2+4+8]
 # One line per run, parsed by scripts/bench-jobs-report.py:
@@ -11,6 +12,7 @@
 #   ios=N iops=N cpu_us_per_io=X irqs=N irq_per_io=X hog_loops=N
 set -u
 . /guest/lib/poll-stat.sh
+. /guest/lib/order.sh
 RUNTIME=3 REPS=3 JOBS=1+2+4+8
 for a in "$@"; do
 	case $a in
@@ -75,12 +77,15 @@ run() {
 			q, m, j, r, ios, $8, cpu, irqs, irqs / (ios > 0 ? ios : 1), loops }'
 }
 
+# Each repetition starts the modes at a different one (irq poll iopoll, then
+# poll iopoll irq, ...): a boot that slows down over the run, as TCG guests on a
+# busy host do, must not favour whichever mode always runs first.
 rows() {
 	for rep in $(seq "$REPS"); do
 		for j in $(echo "$JOBS" | tr + ' '); do
-			for m in irq poll iopoll; do run "$1" "$m" "$j" "$rep"; done
+			for m in $(rotated $((rep - 1)) irq poll iopoll); do run "$1" "$m" "$j" "$rep"; done
 		done
-		for m in hog-irq hog-poll; do run "$1" "$m" 1 "$rep"; done
+		for m in $(rotated $((rep - 1)) hog-irq hog-poll); do run "$1" "$m" 1 "$rep"; done
 	done
 }
 
