@@ -557,14 +557,30 @@ pci_back() {
 	done
 	tap_diag "$2 controller(s) $1 live again"
 }
+# reads_of DEV: reads DEV completed since boot (field 1 of its stat)
+reads_of() {
+	read -r _n _ < "/sys/block/${1#/dev/}/stat"
+	echo "$_n"
+}
 # read_across_removal CTRL DEV ARG...: a 4 KiB random reader of DEV (fio ARGs added)
-# for 8 s, CTRL's PCI function removed 2 s into it; waits for the reader to end
+# for 8 s, CTRL's PCI function removed once the reader has done 200 reads (fio takes
+# seconds to start on the debug kernel: removed before, it cannot open DEV); waits
+# for the reader to end
 read_across_removal() {
 	_rc=$1 _rd=$2
 	shift 2
+	_r0=$(reads_of "$_rd")
 	fio_start --name=removal --filename="$_rd" --size=256M --rw=randread --bs=4k "$@" \
-		--time_based --runtime=8
-	sleep 2
+		--time_based --runtime=$((8 * SLOW))
+	_i=0
+	while [ "$(reads_of "$_rd")" -lt $((_r0 + 200)) ]; do
+		_i=$((_i + 1))
+		if [ "$_i" -ge "$(s 300)" ] || ! fio_running; then
+			echo "the reader did not start reading"
+			return 1
+		fi
+		sleep 0.1
+	done
 	pci_remove "$_rc" || return 1
 	while fio_running; do sleep 0.5; done
 	fio_wait
