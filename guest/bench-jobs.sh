@@ -42,8 +42,11 @@ run() {
 	hogs=
 	case $2 in
 	hog-*)
+		# each hog counts in memory and writes its count when told to stop: a hog
+		# that wrote on every loop was often killed between truncate and write (0)
 		for h in 1 2; do
-			sh -c 'n=0; while :; do n=$((n + 1)); echo $n > /tmp/hog.'$h'; done' &
+			rm -f /tmp/hog.$h
+			sh -c 'n=0; trap "echo \$n > /tmp/hog.'$h'; exit 0" TERM; while :; do n=$((n + 1)); done' &
 			hogs="$hogs $!"
 		done
 		;;
@@ -61,10 +64,11 @@ run() {
 	if [ -n "$hogs" ]; then
 		# shellcheck disable=SC2086
 		kill $hogs
-		wait 2> /dev/null
-		# a hog may have been killed mid-write: count what is readable
+		# shellcheck disable=SC2086
+		wait $hogs 2> /dev/null
 		for h in 1 2; do
-			v=$(tr -cd 0-9 < /tmp/hog.$h)
+			v=$(tr -cd 0-9 < /tmp/hog.$h 2> /dev/null)
+			[ -n "$v" ] || echo "# hog $h wrote no count"
 			loops=$((loops + ${v:-0}))
 		done
 	fi
