@@ -345,10 +345,9 @@ phase_b() {
 		done
 		fio_wait
 		verified=$((verified + FIO_RBYTES))
-		if [ -z "$bad" ] && ! { fio_clean && [ "$FIO_RBYTES" -gt 0 ]; }; then
+		if [ -z "$bad" ] && ! fio_passed; then
 			bad="round $rounds: $(fio_figures)"
-			grep -vE '^ *$' "$FIO_LOG" | head -15 | sed 's/^/#   /'
-			sed 's/^/#   job: /' "$FIO_JSON.jobs"
+			fio_dump
 		fi
 	done
 	set_attr "$QP" 1 || true

@@ -532,13 +532,7 @@ mp_paths() {
 }
 # live_ctrls SERIAL: how many controllers with SERIAL are live
 live_ctrls() {
-	_n=0
-	for _c in /sys/class/nvme/nvme*; do
-		[ -e "$_c/serial" ] || continue
-		[ "$(sed 's/[[:space:]]*$//' "$_c/serial")" = "$1" ] || continue
-		[ "$(cat "$_c/state")" != live ] || _n=$((_n + 1))
-	done
-	echo "$_n"
+	nvme_live_ctrls "$1" | wc -l
 }
 # pci_remove CTRL: remove the controller's PCI function, as a hot unplug does
 pci_remove() {

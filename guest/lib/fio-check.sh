@@ -122,16 +122,26 @@ fio_clean() {
 	[ "$FIO_RC" -eq 0 ] && [ "$FIO_ERR" -eq 0 ] && [ "$FIO_VERR" -eq 0 ] && [ "$FIO_JOBS" -gt 0 ]
 }
 
-# fio_report DESC: diagnostics and one TAP line for the last fio run that must be clean
-# and must have read (verified) something.
+# fio_passed: the last fio run was clean and read (verified) something
+fio_passed() {
+	fio_clean && [ "$FIO_RBYTES" -gt 0 ]
+}
+
+# fio_dump: the last fio run's log and per-job figures as TAP diagnostics
+fio_dump() {
+	grep -vE '^ *$' "$FIO_LOG" | head -15 | sed 's/^/#   /'
+	sed 's/^/#   job: /' "$FIO_JSON.jobs"
+}
+
+# fio_report DESC: diagnostics and one TAP line for the last fio run, which must pass
+# (fio_passed).
 fio_report() {
 	tap_diag "  $(fio_figures)"
-	if fio_clean && [ "$FIO_RBYTES" -gt 0 ]; then
+	if fio_passed; then
 		tap_ok "$1"
 	else
 		tap_not_ok "$1"
-		grep -vE '^ *$' "$FIO_LOG" | head -15 | sed 's/^/#   /'
-		sed 's/^/#   job: /' "$FIO_JSON.jobs"
+		fio_dump
 	fi
 }
 

@@ -2,14 +2,21 @@
 # Find the test VM's NVMe disks by the serial number QEMU gave each controller
 # (scripts/boot.sh): NVMe probes asynchronously, so instance numbers vary.
 
-# nvme_disk_by_serial SERIAL: /dev/nvmeXnY, the first namespace of the live
-# controller QEMU gave SERIAL (its head node with CONFIG_NVME_MULTIPATH, where the
-# controller's own disk is the hidden path nvmeXcZnY); empty while there is none
-nvme_disk_by_serial() {
+# nvme_live_ctrls SERIAL: the sysfs directories of the live controllers QEMU gave
+# SERIAL, one a line
+nvme_live_ctrls() {
 	for _c in /sys/class/nvme/nvme*; do
 		[ -e "$_c/serial" ] || continue
 		[ "$(cat "$_c/state")" = live ] || continue
-		[ "$(sed 's/[[:space:]]*$//' "$_c/serial")" = "$1" ] || continue
+		[ "$(sed 's/[[:space:]]*$//' "$_c/serial")" != "$1" ] || echo "$_c"
+	done
+}
+
+# nvme_disk_by_serial SERIAL: /dev/nvmeXnY, the first namespace of a live
+# controller QEMU gave SERIAL (its head node with CONFIG_NVME_MULTIPATH, where the
+# controller's own disk is the hidden path nvmeXcZnY); empty while there is none
+nvme_disk_by_serial() {
+	for _c in $(nvme_live_ctrls "$1"); do
 		for _n in "$_c"/nvme*n*; do
 			_n=${_n##*/}
 			case $_n in nvme*c*n*) _n=${_n%%c*}n${_n##*n} ;; esac
