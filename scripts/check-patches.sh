@@ -5,12 +5,16 @@
 #     touches build with W=1 and sparse (C=1), adding no warning that the
 #     base does not have in the touched files;
 #  3. scripts/kernel-doc -none on every C file and header the series touches;
-#  4. the newest linux-source-6.12 in the archive versus the recorded base.
-# usage: check-patches.sh [checkpatch|kerneldoc|bisect|base]...   (default: all)
+#  4. the newest linux-source-6.12 in the archive versus the recorded base;
+#  5. the modular build: the series directories, at the last patch, build with
+#     Debian's config as make deb trims it (nvme, dm, md, null_blk as modules)
+#     and no module takes a built-in symbol of them that is not exported.
+# usage: check-patches.sh [checkpatch|kerneldoc|bisect|base|modular]...   (default: all)
 #        check-patches.sh bisect-base | bisect-step N PATCH
 #        (the two halves of bisect on a tree that is already set up: the base
 #        warnings of the series directories, then the verdict on patch N)
-# env:   BISECT_TREE ($BUILD/bisect), JOBS (2), KBUILD_MAKE (make)
+# env:   BISECT_TREE ($BUILD/bisect), JOBS (2), KBUILD_MAKE (make),
+#        MODULAR_OBJ ($BUILD/obj-modular)
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -203,18 +207,45 @@ check_base() {
 	fi
 }
 
+# On $KSRC, the tree make apply made of the whole series.
+check_modular() {
+	mobj=${MODULAR_OBJ:-$BUILD/obj-modular}
+	dirs=$(series_dirs)
+	# shellcheck disable=SC2086 # directory names have no spaces
+	targets=$(printf '%s/ ' $dirs)
+	stage "check: modular build of $(echo "$dirs" | tr '\n' ' ')with Debian's config in $mobj"
+	DEB_OBJ=$mobj sh "$TOP/scripts/deb-config.sh" 2> "$BUILD/.modular.log" || {
+		printf 'not ok - modular: Debian config for the series\n'
+		sed 's/^/#   /' "$BUILD/.modular.log" | tail -20
+		fail=1
+		return
+	}
+	# shellcheck disable=SC2086 # one make target per directory
+	if ! make -s -C "$KSRC" O="$mobj" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" \
+		$targets > "$BUILD/.modular.log" 2>&1; then
+		printf 'not ok - modular: the series directories build with Debian'"'"'s config\n'
+		grep -E 'error|Error' "$BUILD/.modular.log" | head -20 | sed 's/^/#   /'
+		fail=1
+		return
+	fi
+	printf 'ok - modular: the series directories build with Debian'"'"'s config\n'
+	# shellcheck disable=SC2086 # directory names have no spaces
+	sh "$TOP/scripts/module-exports.sh" "$mobj" $dirs || fail=1
+}
+
 case ${1:-} in
 bisect-base) bisect_base; exit 0 ;;
 bisect-step) shift; bisect_step "$@" || exit 1; exit 0 ;;
 esac
-[ $# -gt 0 ] || set -- checkpatch kerneldoc bisect base
+[ $# -gt 0 ] || set -- checkpatch kerneldoc bisect base modular
 for c in "$@"; do
 	case $c in
 	checkpatch) check_checkpatch ;;
 	kerneldoc) check_kerneldoc ;;
 	bisect) check_bisect ;;
 	base) check_base ;;
-	*) die "check: unknown check '$c' (checkpatch|kerneldoc|bisect|base)" ;;
+	modular) check_modular ;;
+	*) die "check: unknown check '$c' (checkpatch|kerneldoc|bisect|base|modular)" ;;
 	esac
 done
 exit "$fail"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Configure the Debian-package kernel in $BUILD/obj-deb: Debian's amd64 config
+# Configure the Debian-package kernel in $BUILD/obj-deb (or DEB_OBJ): Debian's amd64 config
 # (linux-config-6.12), trimmed by localmodconfig to the modules the lsmod-format lists
 # in DEB_LSMOD name, then config/deb.config applied with the kernel's scripts/config
 # and checked line by line in the final .config.
@@ -12,7 +12,7 @@ set -eu
 DEB_CONFIG=${DEB_CONFIG:-/usr/src/linux-config-6.12/config.amd64_none_amd64.xz}
 DEB_LSMOD=${DEB_LSMOD:-$TOP/config/deb-modules.lst}
 FRAG=$TOP/config/deb.config
-OBJ=$BUILD/obj-deb
+OBJ=${DEB_OBJ:-$BUILD/obj-deb}
 [ -f "$KSRC/Makefile" ] || die "deb-config: no kernel tree in $KSRC (run 'make tree')"
 [ -f "$DEB_CONFIG" ] || die "deb-config: $DEB_CONFIG missing (apt install linux-config-6.12)"
 mkdir -p "$OBJ"
