@@ -2,7 +2,8 @@
 # The blk_poll kselftest (tools/testing/selftests/blk_poll, built statically
 # into /guest/bin): first on the null_blk devices it creates through configfs,
 # then on the file-backed NVMe disk with writes allowed, then on the NVMe
-# multipath head node (two controllers, 4 KiB logical blocks) with writes allowed.
+# multipath head node (two controllers, 4 KiB logical blocks) with writes allowed,
+# then on the second disk set read-only (blockdev --setro).
 # Each run is one TAP result here; the harness's own TAP is nested below it as
 # '# ' lines (the kselftest runner's convention), so the log stays one stream.
 # A run passes when the harness exits 0 and its "# Totals:" line shows no
@@ -12,8 +13,9 @@
 #        (host):  sh guest/selftest.sh verdict RUN FILE   judge saved harness output
 set -u
 
-# Skips a run may have: "RUN TEST REASON" a line (RUN: null_blk, disk or mpath; TEST as
-# the harness names it). Any other skip fails the run: a skip is not a pass.
+# Skips a run may have: "RUN TEST REASON" a line (RUN: null_blk, disk, mpath or ro; TEST
+# as the harness names it, or a prefix ending in *). Any other skip fails the run: a
+# skip is not a pass.
 EXPECTED_SKIPS='
 null_blk polling.io_poll_on_takes_no_interrupts interrupts are counted for NVMe only; the disk run measures them
 null_blk polling.io_poll_off_takes_interrupts interrupts are counted for NVMe only; the disk run measures them
@@ -24,6 +26,7 @@ mpath data.hipri_preadv2.roundtrip_512 not a multiple of the 4 KiB logical block
 mpath data.hipri_preadv2.roundtrip_4m_plus_512 not a multiple of the 4 KiB logical block size
 mpath data.io_poll_preadv.roundtrip_512 not a multiple of the 4 KiB logical block size
 mpath data.io_poll_preadv.roundtrip_4m_plus_512 not a multiple of the 4 KiB logical block size
+ro data.* every data test writes its pattern first; a read-only device takes no write
 '
 
 # ksft_verdict RUN FILE: judge kselftest harness output (FILE) of run RUN: one line
@@ -34,15 +37,23 @@ ksft_verdict() {
 	BEGIN {
 		n = split(ENVIRON["KSFT_SKIPS"], e, "\n")
 		for (i = 1; i <= n; i++)
-			if (split(e[i], f, " ") >= 3 && f[1] == ENVIRON["KSFT_RUN"]) expected[f[2]] = 1
+			if (split(e[i], f, " ") >= 3 && f[1] == ENVIRON["KSFT_RUN"]) {
+				if (f[2] ~ /\*$/) prefix[substr(f[2], 1, length(f[2]) - 1)] = 1
+				else expected[f[2]] = 1
+			}
 		plan = -1
+	}
+	function is_expected(test,  p) {
+		if (test in expected) return 1
+		for (p in prefix) if (index(test, p) == 1) return 1
+		return 0
 	}
 	{ sub(/\r$/, "") }
 	/^1\.\.[0-9]+/ { plan = substr($0, 4) + 0 }
 	/^ok [0-9]+ [^ ]+ # SKIP/ {
 		skips++
 		reason = $0; sub(/^[^#]*# SKIP */, "", reason)
-		if ($3 in expected) printf "expected skip: %s: %s\n", $3, reason
+		if (is_expected($3)) printf "expected skip: %s: %s\n", $3, reason
 		else { printf "unexpected skip: %s: %s\n", $3, reason; bad++ }
 	}
 	/^# Totals: / {
@@ -114,6 +125,14 @@ if [ -n "${BLKPOLL_MPATH:-}" ]; then
 	run_selftest mpath "$BLKPOLL_MPATH (multipath, 4 KiB blocks)" BLK_POLL_DEV="$BLKPOLL_MPATH" BLK_POLL_WRITE=1
 else
 	tap_not_ok "blk_poll_test: NVMe multipath head (no controller with serial blkpollmp, or no CONFIG_NVME_MULTIPATH)"
+fi
+# Read-only: io_poll, polled reads, signals and switching, without a write.
+if [ -n "${BLKPOLL_DISK2:-}" ] && blockdev --setro "$BLKPOLL_DISK2" &&
+	[ "$(blockdev --getro "$BLKPOLL_DISK2")" = 1 ]; then
+	run_selftest ro "$BLKPOLL_DISK2 (read-only)" BLK_POLL_DEV="$BLKPOLL_DISK2"
+	blockdev --setrw "$BLKPOLL_DISK2"
+else
+	tap_not_ok "blk_poll_test: read-only device (no second disk ${BLKPOLL_DISK2:-}, or blockdev --setro failed)"
 fi
 
 tap_end

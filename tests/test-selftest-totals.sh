@@ -61,4 +61,17 @@ t_expect 1 "a skip counted in the totals without its SKIP line fails" verdict di
 printf '%s\r\n' 'TAP version 13' '1..1' 'ok 1 attr.io_poll_write_1_twice' \
 	'# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:0 error:0' > "$d/crlf"
 t_expect 0 "CRLF line ends are accepted" verdict disk "$d/crlf"
+
+# The read-only run expects every data.* test to skip (a prefix), nothing else.
+dataskip() {
+	printf 'ok 3 %s # SKIP writes to /dev/nvme1n1: set BLK_POLL_WRITE=1 to allow it\n' "$1"
+	printf '# Totals: pass:2 fail:0 xfail:0 xpass:0 skip:1 error:0\n'
+}
+{ harness 3; dataskip data.io_poll_pread.roundtrip_4k; } > "$d/ro"
+t_expect 0 "a data.* skip is expected on the read-only run (prefix)" verdict ro "$d/ro"
+t_expect 1 "but not on the writable disk run" verdict disk "$d/ro"
+{ harness 3; dataskip polling.io_poll_on_takes_no_interrupts; } > "$d/ro-poll"
+t_expect 1 "a skip outside the prefix fails the read-only run" verdict ro "$d/ro-poll"
+{ harness 3; dataskip database.x; } > "$d/ro-near"
+t_expect 1 "the prefix is data. with its dot: database.x is not expected" verdict ro "$d/ro-near"
 t_end
