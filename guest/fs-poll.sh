@@ -3,7 +3,8 @@
 # mkfs.xfs is in the image) on the file-backed NVMe disk, io_poll=0 and 1, fio psync
 # O_DIRECT with crc32c verify (write then verify-read, then an independent re-read),
 # 4k and 512-256k blocks, sparse files with holes, unwritten (fallocated) extents,
-# O_DSYNC writes, pvsync2 --hipri with io_poll=0; then a null_blk without poll queues
+# O_DSYNC writes, 8 MiB I/Os, misaligned O_DIRECT (EINVAL), pvsync2 --hipri with
+# io_poll=0; then a null_blk without poll queues
 # (io_poll=1 must fail with EINVAL, direct I/O and --hipri keep working).
 # Interrupts per I/O of the polled psync case: `# ` line and `BENCH test=fs ...`.
 # args / env: break=fs (BLKPOLL_BREAK=fs) corrupts a file between write and re-read
@@ -180,7 +181,32 @@ fs_suite() {
 		--rw=randwrite --bs=4k --sync=dsync $base
 	rm -f "$f"
 
-	# 6. RWF_HIPRI with io_poll=0: polls when the device has a poll queue, else irq
+	# 6. one 8 MiB O_DIRECT I/O (many bios, more than one extent) round-trips;
+	#    misaligned O_DIRECT (offset or length) fails with EINVAL, io_poll unchanged
+	f=$MNT/big.$mode
+	# shellcheck disable=SC2086
+	fio_case "$fs" "$mode" "psync bs=8m, each I/O many bios" --name=big --filename="$f" \
+		--size="$(mib 32)" --rw=write --bs=8m $base
+	if command -v xfs_io > /dev/null; then
+		e1=$(xfs_io -d -c "pread 1 4096" "$f" 2>&1)
+		e2=$(xfs_io -d -c "pread 0 4095" "$f" 2>&1)
+		now=$(cat "$(qattr "$DISK" io_poll)")
+		case "$e1 / $e2" in
+		*"Invalid argument"*" / "*"Invalid argument"*)
+			if [ "$now" = "$mode" ]; then
+				tap_ok "$fs io_poll=$mode: misaligned O_DIRECT offset and length fail with EINVAL, io_poll still $now"
+			else
+				tap_not_ok "$fs io_poll=$mode: misaligned O_DIRECT leaves io_poll alone (reads $now)"
+			fi
+			;;
+		*) tap_not_ok "$fs io_poll=$mode: misaligned O_DIRECT offset and length fail with EINVAL (got: $e1 / $e2)" ;;
+		esac
+	else
+		tap_not_ok "$fs io_poll=$mode: misaligned O_DIRECT fails with EINVAL (no xfs_io in the guest)"
+	fi
+	rm -f "$f"
+
+	# 7. RWF_HIPRI with io_poll=0: polls when the device has a poll queue, else irq
 	if [ "$mode" = 0 ]; then
 		f=$MNT/hipri
 		fio_case "$fs" "$mode" "pvsync2 --hipri bs=4k" --name=hipri --filename="$f" \
