@@ -8,7 +8,8 @@
 # (io_poll=1 must fail with EINVAL, direct I/O and --hipri keep working).
 # Interrupts per I/O of the polled psync case: `# ` line and `BENCH test=fs ...`.
 # args / env: break=fs (BLKPOLL_BREAK=fs) corrupts a file between write and re-read
-# once per filesystem, to show that the checks fail; scale=N multiplies the sizes.
+# once per filesystem, break=align makes the "misaligned" O_DIRECT aligned, to show
+# that the checks fail; scale=N multiplies the sizes.
 set -eu
 . /guest/lib/tap.sh
 . /guest/lib/fio-check.sh
@@ -188,8 +189,10 @@ fs_suite() {
 	fio_case "$fs" "$mode" "psync bs=8m, each I/O many bios" --name=big --filename="$f" \
 		--size="$(mib 32)" --rw=write --bs=8m $base
 	if command -v xfs_io > /dev/null; then
-		e1=$(xfs_io -d -c "pread 1 4096" "$f" 2>&1)
-		e2=$(xfs_io -d -c "pread 0 4095" "$f" 2>&1)
+		off=1 len=4095
+		[ "$BREAK" != align ] || off=4096 len=4096
+		e1=$(xfs_io -d -c "pread $off 4096" "$f" 2>&1)
+		e2=$(xfs_io -d -c "pread 0 $len" "$f" 2>&1)
 		now=$(cat "$(qattr "$DISK" io_poll)")
 		case "$e1 / $e2" in
 		*"Invalid argument"*" / "*"Invalid argument"*)
