@@ -4,21 +4,28 @@
 # then 1 polled reader beside 2 CPU-bound tasks, then the same rows once more after a
 # controller reset to one dedicated poll queue shared by every CPU (the v2 design).
 # Runs are interleaved: each repetition runs every row once, its modes in a rotated
-# order.
+# order. Modes: irq (psync, io_poll=0), poll (psync, io_poll=1), iopoll (io_uring
+# --hipri, io_poll=0), and, when asked for, pvpoll (pvsync2, io_poll=1) and hipri
+# (pvsync2 --hipri, io_poll=0): the same preadv2() with and without RWF_HIPRI, which
+# polls whatever the per-I/O choice measured.
 #
-# usage (guest): bench-jobs.sh [runtime=3] [reps=3] [jobs=1+2+4+8]
+# usage (guest): bench-jobs.sh [runtime=3] [reps=3] [jobs=1+2+4+8] [modes=irq+poll+iopoll]
+#                              [hog=1] [pq1=1]   (hog=0 / pq1=0 leave those rows out)
 # One line per run, parsed by scripts/bench-jobs-report.py:
-# BENCH test=jobs queues=irq|pq1 mode=irq|poll|iopoll|hog-irq|hog-poll jobs=N rep=R
+# BENCH test=jobs queues=irq|pq1 mode=irq|poll|pvpoll|hipri|iopoll|hog-irq|hog-poll jobs=N rep=R
 #   ios=N iops=N cpu_us_per_io=X irqs=N irq_per_io=X hog_loops=N
 set -u
 . /guest/lib/poll-stat.sh
 . /guest/lib/order.sh
-RUNTIME=3 REPS=3 JOBS=1+2+4+8
+RUNTIME=3 REPS=3 JOBS=1+2+4+8 MODES=irq+poll+iopoll HOG=1 PQ1=1
 for a in "$@"; do
 	case $a in
 	runtime=*) RUNTIME=${a#runtime=} ;;
 	reps=*) REPS=${a#reps=} ;;
 	jobs=*) JOBS=${a#jobs=} ;;
+	modes=*) MODES=${a#modes=} ;;
+	hog=*) HOG=${a#hog=} ;;
+	pq1=*) PQ1=${a#pq1=} ;;
 	*) echo "# bench-jobs: unknown argument $a"; exit 2 ;;
 	esac
 done
@@ -38,6 +45,9 @@ run() {
 	irq | hog-irq) echo 0 > "$Q/io_poll"; eng="--ioengine=psync" ;;
 	poll | hog-poll) echo 1 > "$Q/io_poll"; eng="--ioengine=psync" ;;
 	iopoll) echo 0 > "$Q/io_poll"; eng="--ioengine=io_uring --hipri --iodepth=1" ;;
+	pvpoll) echo 1 > "$Q/io_poll"; eng="--ioengine=pvsync2" ;;
+	hipri) echo 0 > "$Q/io_poll"; eng="--ioengine=pvsync2 --hipri" ;;
+	*) echo "# bench-jobs: unknown mode $2"; exit 2 ;;
 	esac
 	hogs=
 	case $2 in
@@ -87,14 +97,17 @@ run() {
 rows() {
 	for rep in $(seq "$REPS"); do
 		for j in $(echo "$JOBS" | tr + ' '); do
-			for m in $(rotated $((rep - 1)) irq poll iopoll); do run "$1" "$m" "$j" "$rep"; done
+			# shellcheck disable=SC2046 # the modes are words
+			for m in $(rotated $((rep - 1)) $(echo "$MODES" | tr + ' ')); do run "$1" "$m" "$j" "$rep"; done
 		done
+		[ "$HOG" = 0 ] && continue
 		for m in $(rotated $((rep - 1)) hog-irq hog-poll); do run "$1" "$m" 1 "$rep"; done
 	done
 }
 
 echo "# bench-jobs: $DEV, $(nproc) CPUs, runtime $RUNTIME s, $REPS reps, jobs $JOBS"
 rows irq
+[ "$PQ1" = 0 ] && exit 0
 # The v2 design for comparison: one dedicated poll queue, after a controller reset.
 echo 1 > /sys/module/nvme/parameters/poll_queues
 echo 1 > "/sys/class/nvme/$CTRL/reset_controller"

@@ -47,7 +47,7 @@ def main():
         for j in jobs:
             irq = med(runs, "iops", queues=queues, mode="irq", jobs=j)
             iopoll = med(runs, "iops", queues=queues, mode="iopoll", jobs=j)
-            for mode in ("irq", "poll", "iopoll"):
+            for mode in ("irq", "poll", "pvpoll", "hipri", "iopoll"):
                 m = med(runs, "iops", queues=queues, mode=mode, jobs=j)
                 if m is None:
                     continue
