@@ -176,7 +176,7 @@ deb-test:
 
 clean:
 	rm -rf $(BUILD)/obj-normal $(BUILD)/obj-debug $(BUILD)/obj-stock $(BUILD)/bench $(BUILD)/initramfs.d $(BUILD)/initramfs.cpio \
-		$(BUILD)/selftests $(BUILD)/roundtrip $(RESULTS) $(BUILD)/obj-deb $(BUILD)/deb $(BUILD)/deb-boot
+		$(BUILD)/selftests $(BUILD)/roundtrip $(RESULTS) $(BUILD)/obj-deb $(BUILD)/obj-modular $(BUILD)/deb $(BUILD)/deb-boot
 
 distclean:
 	rm -rf $(BUILD)
