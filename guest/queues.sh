@@ -3,11 +3,13 @@
 #  queues  two polled (RWF_HIPRI) readers pinned to different CPUs submit to different
 #          NVMe queue pairs (the nvme_setup_cmd tracepoint names each command's
 #          qid; skipped without tracefs), and poll (poll_stat: >= 1/2 of the reads)
-#  switch  echo 1 > io_poll while 4 readers run: io_poll reads 1 when the write
-#          returns, no controller reset, no I/O error, no completion slower than
-#          max(10 ms, 2x the slowest of the same run without a switch); the next
-#          single reader polls
-# args: only=<step+step>. Needs BLKPOLL_DISK (file-backed NVMe) and taskset.
+#  switch  echo 1 > io_poll while 4 jobs write and verify on it and a reader runs on
+#          namespace 2 of the same controller: io_poll reads 1 when the write returns,
+#          namespace 2 stays at 0, no controller reset, no I/O or verify error, no
+#          completion slower than max(10 ms, 2x the slowest of the same run without a
+#          switch); the next single reader polls
+# args: only=<step+step>. Needs BLKPOLL_DISK (file-backed NVMe), BLKPOLL_DISK_NS2 (its
+# controller's null-co namespace 2) and taskset.
 set -u
 . /guest/lib/tap.sh
 . /guest/lib/fio-check.sh
@@ -27,6 +29,7 @@ if dmesg | grep -q 'KernelAddressSanitizer initialized'; then SLOW=3; fi
 s() { echo $(($1 * SLOW)); }
 
 DISK=${BLKPOLL_DISK:-}
+NS2=${BLKPOLL_DISK_NS2:-}
 Q=${DISK#/dev/}
 TRACE=/sys/kernel/tracing
 EVENT=$TRACE/events/nvme/nvme_setup_cmd
@@ -34,6 +37,7 @@ PS="--ioengine=psync --direct=1 --rw=randread --bs=4k"
 # RWF_HIPRI polls every read: io_poll=1 would leave some to the interrupt where
 # that measured faster (two spinning vCPUs on this 2-core host)
 HS="--ioengine=pvsync2 --hipri --direct=1 --rw=randread --bs=4k"
+VW="--ioengine=psync --direct=1 --rw=randwrite --bs=4k --verify=crc32c --verify_backlog=16 --randrepeat=1"
 tap_diag "queues: kernel $(uname -r), $(nproc) CPUs, disk ${DISK:-none}, steps $ONLY"
 
 if [ -z "$DISK" ] || [ ! -b "$DISK" ]; then
@@ -42,6 +46,11 @@ if [ -z "$DISK" ] || [ ! -b "$DISK" ]; then
 	exit
 fi
 tap_ok "file-backed NVMe disk $DISK (serial blkpoll0) present"
+if [ -n "$NS2" ] && [ -b "$NS2" ]; then
+	tap_ok "namespace 2 of the same controller present: $NS2"
+else
+	tap_not_ok "namespace 2 of the same controller (serial blkpoll0, nsid 2) present"
+fi
 tap_diag "$(dmesg | grep -E "$(nvme_ctrl "$DISK"): [0-9/]+ default/read/poll queues" | tail -1)"
 
 # ------------------------------------------------------------------ queues
@@ -117,13 +126,18 @@ clat_max_us() {
 	END { printf "%d", m / 1000 }' "$FIO_JSON"
 }
 
-# four_readers [switch]: 4 psync readers for 6 s; with "switch", io_poll goes 0 -> 1
-# after 2 s and must read 1 as soon as the write returns. Prints "clat max".
-four_readers() {
-	set_io_poll "$DISK" 0 || return 1
+# under_load [switch]: for 6 s, 4 psync jobs writing and verifying (crc32c, each its
+# own 32 MiB) on $DISK and one psync reader on namespace 2 of the same controller,
+# every queue at io_poll=0; with "switch", $DISK goes io_poll 0 -> 1 after 2 s and must
+# read 1 as soon as the write returns, while namespace 2 stays at 0. Writes the
+# slowest completion (us) to /tmp/queues.max.{control,switch}.
+under_load() {
+	set_io_poll "$DISK" 0 && set_io_poll "$NS2" 0 || return 1
 	_d0=$(dmesg | wc -l)
-	# shellcheck disable=SC2086 # $PS is a list of options
-	fio_start --name=four --filename="$DISK" $PS --size=256M --numjobs=4 --time_based --runtime=6
+	# shellcheck disable=SC2086 # $VW and $PS are lists of options
+	fio_start --name=verify4 --filename="$DISK" $VW --offset=768M --size=32M --offset_increment=32M \
+		--numjobs=4 --time_based --runtime=6 \
+		--name=ns2 --filename="$NS2" $PS --size=256M --time_based --runtime=6
 	if [ "${1:-}" = switch ]; then
 		sleep 2
 		set_attr "$(qattr "$DISK" io_poll)" 1 || {
@@ -131,7 +145,8 @@ four_readers() {
 			return 1
 		}
 		_now=$(cat "$(qattr "$DISK" io_poll)")
-		tap_diag "io_poll reads $_now when the write of 1 returned, $(fio_running && echo "4 readers running" || echo "readers already gone")"
+		_ns2=$(cat "$(qattr "$NS2" io_poll)")
+		tap_diag "io_poll reads $_now ($NS2: $_ns2) when the write of 1 returned, $(fio_running && echo "5 jobs running" || echo "jobs already gone")"
 	fi
 	fio_wait
 	tap_diag "$(fio_figures)"
@@ -139,12 +154,12 @@ four_readers() {
 	_max=$(clat_max_us)
 	tap_diag "slowest completion ${_max} us"
 	echo "$_max" > "/tmp/queues.max.${1:-control}"
-	fio_clean && [ "$FIO_RIOS" -gt 0 ] || return 1
+	fio_clean && [ "$FIO_JOBS" -eq 5 ] && [ "$FIO_RIOS" -gt 0 ] && [ "$FIO_WIOS" -gt 0 ] || return 1
 	if printf '%s\n' "$_new" | grep -iE 'reset|I/O [0-9]+ .*timeout|abort'; then
 		tap_diag "the kernel log shows a reset, timeout or abort during the run"
 		return 1
 	fi
-	[ "${1:-}" != switch ] || [ "$_now" = 1 ]
+	[ "${1:-}" != switch ] || { [ "$_now" = 1 ] && [ "$_ns2" = 0 ]; }
 }
 
 # one_reader_polls: a single pinned reader right after the switch goes the polled way:
@@ -166,8 +181,8 @@ one_reader_polls() {
 
 if want switch; then
 	rm -f /tmp/queues.max.*
-	deadline "$(s 60)" "switch: control: 4 psync readers on $DISK for 6 s at io_poll=0, no error" four_readers
-	deadline "$(s 60)" "switch: echo 1 > io_poll under 4 readers: reads 1 at once, no reset, no I/O error" four_readers switch
+	deadline "$(s 60)" "switch: control: 4 verifying jobs on $DISK and a reader on $NS2 for 6 s at io_poll=0, no error" under_load
+	deadline "$(s 60)" "switch: echo 1 > io_poll under 4 verifying jobs and a reader on namespace 2: reads 1 at once, namespace 2 stays 0, no reset, no I/O or verify error" under_load switch
 	ctl=$(cat /tmp/queues.max.control 2> /dev/null || echo nan)
 	sw=$(cat /tmp/queues.max.switch 2> /dev/null || echo nan)
 	lim=$(awk -v c="$ctl" 'BEGIN { if (c == "nan") print "nan"; else print (2 * c > 10000 ? 2 * c : 10000) }')

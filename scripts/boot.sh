@@ -3,8 +3,9 @@
 # usage: boot.sh [-v VARIANT] [-l LOG] [-t TIMEOUT] RUN [ARG...]
 # env:   VARIANT (normal), LOG ($BUILD/results/RUN-VARIANT.log), TIMEOUT (900 s), SMP (2),
 #        MEM (1G), EXTRA_APPEND (kernel command line), QEMU_EXTRA (qemu options),
-#        INITRAMFS, DISK ($BUILD/disk.img, sparse 1 GiB when missing), DISK2 (second
-#        file-backed disk, $BUILD/disk2.img, likewise), DISK3 ($BUILD/disk3.img, 256 MiB:
+#        INITRAMFS, DISK ($BUILD/disk.img, sparse 1 GiB when missing: namespace 1 of a
+#        controller whose namespace 2 is null-co), DISK2 (second file-backed disk,
+#        $BUILD/disk2.img, likewise), DISK3 ($BUILD/disk3.img, 256 MiB:
 #        the namespace two controllers of one NVMe subsystem share, multipath), QUIET=1 (no streaming),
 #        DRIVE_OPTS (QEMU -drive cache/aio options of DISK and DISK2; default the first of
 #        cache=none,aio=io_uring / cache=none,aio=threads / aio=threads QEMU accepts),
@@ -82,7 +83,10 @@ start=$(date +%s)
 		-nographic -no-reboot -nic none \
 		-kernel "$KERNEL" -initrd "$INITRD" -append "$APPEND" \
 		-drive "file=$DISK,if=none,id=nvm0,format=raw,$DRIVE_OPTS" \
-		-device nvme,serial=blkpoll0,drive=nvm0 \
+		-device nvme,serial=blkpoll0,id=c0 \
+		-device nvme-ns,drive=nvm0,bus=c0,nsid=1 \
+		-blockdev driver=null-co,node-name=null0ns2,read-zeroes=on \
+		-device nvme-ns,drive=null0ns2,bus=c0,nsid=2 \
 		-blockdev driver=null-co,node-name=null0,read-zeroes=on \
 		-device nvme,serial=blkpoll1,drive=null0 \
 		-drive "file=$DISK2,if=none,id=nvm2,format=raw,$DRIVE_OPTS" \

@@ -12,12 +12,14 @@ nvme_live_ctrls() {
 	done
 }
 
-# nvme_disk_by_serial SERIAL: /dev/nvmeXnY, the first namespace of a live
-# controller QEMU gave SERIAL (its head node with CONFIG_NVME_MULTIPATH, where the
-# controller's own disk is the hidden path nvmeXcZnY); empty while there is none
+# nvme_disk_by_serial SERIAL [NSID]: /dev/nvmeXnY, namespace NSID (default 1) of a
+# live controller QEMU gave SERIAL (its head node with CONFIG_NVME_MULTIPATH, where
+# the controller's own disk is the hidden path nvmeXcZnY); empty while there is none.
+# By NSID, not by name: Y is the subsystem's instance count, not the namespace ID.
 nvme_disk_by_serial() {
 	for _c in $(nvme_live_ctrls "$1"); do
 		for _n in "$_c"/nvme*n*; do
+			[ "$(cat "$_n/nsid" 2>/dev/null)" = "${2:-1}" ] || continue
 			_n=${_n##*/}
 			case $_n in nvme*c*n*) _n=${_n%%c*}n${_n##*n} ;; esac
 			[ ! -b "/dev/$_n" ] || { printf '/dev/%s' "$_n"; return 0; }
