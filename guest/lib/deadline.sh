@@ -10,6 +10,8 @@
 #   CMD's output follows as TAP comments (lines starting with "# " or "BENCH " as they are).
 # dl_run SECS CMD [ARG...]: the same without a TAP line (cleanups): DL_RC is CMD's
 #   exit status, or "hung"; returns 0 iff CMD exited 0 in time.
+# dl_wait SECS CMD [ARG...]: dl_run without printing CMD's output: it is left in the
+#   file DL_OUT (for a caller that reads CMD's TAP itself).
 # irqs_of DEV...: interrupts so far on the NVMe controllers behind the block devices
 #   (through partitions and dm/md slaves), summed over the nvmeXqN lines of
 #   /proc/interrupts and all CPUs; fails when no such line exists (a measurement that
@@ -20,6 +22,7 @@ DL_RC=0
 DL_DMESG_LINES=${DL_DMESG_LINES:-150}
 DL_SYSRQ=${DL_SYSRQ:-/proc/sysrq-trigger}
 DL_INTERRUPTS=${DL_INTERRUPTS:-/proc/interrupts}
+DL_DIR=${DL_DIR:-/tmp}
 
 # dl_now: tenths of a second since boot
 dl_now() {
@@ -59,12 +62,12 @@ dl_state() {
 		"$(awk '{ printf "%s ", $2 }' "/proc/$1/stack" 2> /dev/null)"
 }
 
-dl_run() {
+dl_wait() {
 	_dl_secs=$1
 	shift
 	DL_SEQ=$((DL_SEQ + 1))
-	_dl_out=/tmp/deadline.$DL_SEQ.out
-	"$@" > "$_dl_out" 2>&1 < /dev/null &
+	DL_OUT=$DL_DIR/deadline.$DL_SEQ.out
+	"$@" > "$DL_OUT" 2>&1 < /dev/null &
 	_dl_pid=$!
 	_dl_end=$(($(dl_now) + _dl_secs * 10))
 	while dl_alive "$_dl_pid" && [ "$(dl_now)" -lt "$_dl_end" ]; do
@@ -94,8 +97,14 @@ dl_run() {
 	else
 		if wait "$_dl_pid"; then DL_RC=0; else DL_RC=$?; fi
 	fi
-	sed 's/^/#   /; s/^#   # /# /; s/^#   BENCH /BENCH /' "$_dl_out"
 	[ "$DL_RC" = 0 ]
+}
+
+dl_run() {
+	_dl_rc=0
+	dl_wait "$@" || _dl_rc=1
+	sed 's/^/#   /; s/^#   # /# /; s/^#   BENCH /BENCH /' "$DL_OUT"
+	return "$_dl_rc"
 }
 
 deadline() {

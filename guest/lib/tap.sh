@@ -39,6 +39,30 @@ tap_check() {
 	fi
 }
 
+# tap_relay FILE: the TAP another script wrote to FILE, its tests renumbered into this
+# script's sequence and every other line a diagnostic. Fails when FILE has no plan or
+# a plan other than its number of tests: that script stopped before its end.
+tap_relay() {
+	_tr_n=0
+	_tr_plan=''
+	while IFS= read -r _tr_l || [ -n "$_tr_l" ]; do
+		case $_tr_l in
+		'ok '[0-9]*' - '*)
+			_tr_n=$((_tr_n + 1))
+			tap_ok "${_tr_l#* - }"
+			;;
+		'not ok '[0-9]*' - '*)
+			_tr_n=$((_tr_n + 1))
+			tap_not_ok "${_tr_l#* - }"
+			;;
+		1..[0-9]*) _tr_plan=${_tr_l#1..} ;;
+		'#' | '# '* | 'BENCH '*) printf '%s\n' "$_tr_l" ;;
+		*) printf '#   %s\n' "$_tr_l" ;;
+		esac
+	done < "$1"
+	[ -n "$_tr_plan" ] && [ "$_tr_plan" = "$_tr_n" ]
+}
+
 # tap_end: print the plan; succeeds iff no test failed.
 tap_end() {
 	printf '1..%d\n' "$TAP_N"
