@@ -6,6 +6,7 @@
 set -eu
 . /guest/lib/tap.sh
 . /guest/lib/order.sh
+. /guest/lib/fio-check.sh
 
 NSECS=50000 RUNTIME=4 REPS=3
 for a in "$@"; do
@@ -25,12 +26,11 @@ fio_json() {
 	fio --name=h --filename="$dev" --rw=randread --bs=4k --direct=1 --ioengine=psync \
 		--numjobs="$1" --group_reporting --runtime="$RUNTIME" --time_based \
 		--output-format=json > /tmp/h.json
-	iops=$(sed -n 's/^ *"iops" : \([0-9.]*\),*$/\1/p' /tmp/h.json | head -1)
-	usr=$(sed -n 's/^ *"usr_cpu" : \([0-9.]*\),*$/\1/p' /tmp/h.json | head -1)
-	sys=$(sed -n 's/^ *"sys_cpu" : \([0-9.]*\),*$/\1/p' /tmp/h.json | head -1)
-	lat=$(awk '/"clat_ns"/ { c = 1 } c && /"mean"/ { gsub(/[",]/, ""); print $3 / 1000; exit }' /tmp/h.json)
-	p99=$(awk '/"clat_ns"/ { c = 1 } c && /"99.000000"/ { gsub(/[",]/, ""); print $3 / 1000; exit }' /tmp/h.json)
-	echo "$iops $usr $sys $lat $p99"
+	# fio writes its floats with %f, jq 1.6 as short as it can (24.700000 -> 24.7): awk
+	# prints fio's 6 decimals again, and the latencies in us as before (OFMT %.6g)
+	fio_jq /tmp/h.json -r '.jobs[0] | [.read.iops, .usr_cpu, .sys_cpu, .read.clat_ns.mean,
+		.read.clat_ns.percentile["99.000000"]] | @tsv' |
+		awk -F '\t' '{ printf "%.6f %.6f %.6f ", $1, $2, $3; print $4 / 1000, $5 / 1000 }'
 }
 
 # bench_device NSEC: one null_blk device of NSEC per I/O, all modes, REPS times

@@ -36,38 +36,44 @@
 # slept). irqs is the /proc/interrupts delta summed over the controller's nvmeXq* lines
 # and all CPUs. dd rows have no latency or fio CPU figures ("na").
 set -u
+# shellcheck source=lib/fio-check.sh # fio_jq (here on the host too: fio-fields)
+. "$(dirname "$0")/lib/fio-check.sh"
 
 PCTS=1:5:10:25:50:75:90:95:99:99.5:99.9:99.99
 
-# fio_fields JSON DIR: the BENCH figures of fio's JSON output (one group_reporting job).
-# Flattens the pretty-printed JSON into "path=value" (path parts joined by ".", array
-# elements "#"), then picks jobs.#.<DIR>.* and the job's CPU figures.
+# fio_fields JSON DIR: the BENCH figures of fio's JSON output (one group_reporting job):
+# the first job's DIR figures and CPU figures, or "error=no_DIR_figures" and status 1.
+# jq picks the numbers (0 for one fio left out), printf formats them: fio writes floats
+# with %f, jq 1.6 as short as it can (24.700000 -> 24.7), so cpu_usr and cpu_sys get
+# their 6 decimals back.
 fio_fields() {
-	awk -v dir="$2" -v pcts="$PCTS" '
-	function key(s) { sub(/^"/, "", s); sub(/" : .*$/, "", s); return s }
-	{ l = $0; sub(/^[ \t]+/, "", l); sub(/,$/, "", l) }
-	l ~ /^"[^"]*" : [[{]$/ { p[++d] = key(l); next }
-	l ~ /^[[{]$/ { p[++d] = "#"; next }
-	l ~ /^[]}]$/ { d--; next }
-	l ~ /^"[^"]*" : / {
-		k = key(l); val = l; sub(/^"[^"]*" : /, "", val); gsub(/"/, "", val)
-		path = ""
-		for (i = 2; i <= d; i++) path = path p[i] "."
-		v[path k] = val
-	}
-	function us(ns) { return sprintf("%.1f", ns / 1000) }
-	function pk(x) { return sprintf("%slat_ns.percentile.%.6f", r, x) }
-	END {
-		j = "jobs.#."; r = j dir "."
-		if (!((r "iops") in v)) { print "error=no_" dir "_figures"; exit 1 }
-		n = split(pcts, pl, ":")
-		cdf = ""
-		for (i = 1; i <= n; i++) cdf = cdf (i > 1 ? "/" : "") pl[i] ":" us(v[pk(pl[i])])
-		printf "iops=%.0f bw_kib=%s lat_mean_us=%s lat_p50_us=%s lat_p99_us=%s lat_p999_us=%s",
-			v[r "iops"], v[r "bw"], us(v[r "lat_ns.mean"]), us(v[pk(50)]), us(v[pk(99)]), us(v[pk(99.9)])
-		printf " cpu_usr=%s cpu_sys=%s ios=%s runtime_ms=%s error=%s lat_cdf_us=%s\n",
-			v[j "usr_cpu"], v[j "sys_cpu"], v[r "total_ios"], v[j "job_runtime"], v[j "error"], cdf
-	}' "$1"
+	_fdir=$2
+	# shellcheck disable=SC2046,SC2016 # numbers, one word each; $p, $j, $r are jq's
+	set -- $(fio_jq "$1" -r --arg dir "$2" --arg pcts "$PCTS" '
+		# latency percentile $p in us (fio keys it "99.900000")
+		def pct($p): [.lat_ns.percentile // {} | to_entries[]
+			| select((.key | tonumber) == ($p | tonumber)) | .value][0] // 0 | . / 1000;
+		.jobs[0] as $j | $j[$dir] as $r
+		| if ($r | type) == "object" and ($r | has("iops")) then
+			[$r.iops, $r.bw, ($r.lat_ns.mean // 0) / 1000, ($r | pct(50)), ($r | pct(99)),
+				($r | pct(99.9)), $j.usr_cpu, $j.sys_cpu, $r.total_ios, $j.job_runtime, $j.error]
+			+ [$pcts | split(":")[] as $p | $r | pct($p)] | map(. // 0 | tostring) | join(" ")
+		else empty end')
+	if [ $# -le 11 ]; then
+		echo "error=no_${_fdir}_figures"
+		return 1
+	fi
+	printf 'iops=%.0f bw_kib=%s lat_mean_us=%.1f lat_p50_us=%.1f lat_p99_us=%.1f lat_p999_us=%.1f' \
+		"$1" "$2" "$3" "$4" "$5" "$6"
+	printf ' cpu_usr=%.6f cpu_sys=%.6f ios=%s runtime_ms=%s error=%s lat_cdf_us=' "$7" "$8" "$9" "${10}" "${11}"
+	shift 11
+	_fsep=''
+	for _fp in $(echo "$PCTS" | tr : ' '); do
+		printf '%s%s:%.1f' "$_fsep" "$_fp" "${1:-0}"
+		_fsep=/
+		[ $# -eq 0 ] || shift
+	done
+	echo
 }
 
 # Host tests: bench.sh fio-fields JSON read|write

@@ -122,8 +122,9 @@ fi
 # ------------------------------------------------------------------ switch
 # clat_max_us: the slowest completion of any job of the last fio run, in us
 clat_max_us() {
-	awk '/"clat_ns" : \{/ { c = 1; next } c && /"max" : / { v = $3; sub(/,$/, "", v); if (v + 0 > m) m = v + 0; c = 0 }
-	END { printf "%d", m / 1000 }' "$FIO_JSON"
+	# -n and inputs: 0 for a file without a job; the echo: 0 for one jq cannot parse
+	fio_jq "$FIO_JSON" -n '[inputs | .jobs[]? | .read, .write, .trim | .clat_ns.max? // 0] | max // 0 | . / 1000 | floor' ||
+		echo 0
 }
 
 # under_load [switch]: for 6 s, 4 psync jobs writing and verifying (crc32c, each its

@@ -581,7 +581,7 @@ phase_d_inject() {
 		set_attr "$MIF" 0
 		left=$(cat "$FMR/times")
 		terr=$(awk '{ s += $7 } END { print s + 0 }' "$FIO_JSON.jobs")
-		first=$(grep -m1 '"first_error"' "$FIO_JSON" | tr -dc '0-9')
+		first=$(fio_jq "$FIO_JSON" -r '.jobs[0].first_error // empty' || :)
 		tap_diag "  polled reads with 5 injected failures: $(fio_figures) total_err=$terr first_error=${first:-?} injections left $left"
 		if [ "$terr" -eq $((5 - left)) ] && [ "$terr" -gt 0 ] && [ "${first:-0}" = 5 ]; then
 			tap_ok "fail_make_request: all $terr injected read failures reach fio as EIO"

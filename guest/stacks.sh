@@ -110,18 +110,17 @@ fio_ok() {
 
 # fio_cpu_per_io: CPU time (usr + sys) per I/O of the last run's first job, in us
 fio_cpu_per_io() {
-	_u=$(sed -n 's/^ *"usr_cpu" : \([0-9.]*\),*$/\1/p' "$FIO_JSON" | head -1)
-	_s=$(sed -n 's/^ *"sys_cpu" : \([0-9.]*\),*$/\1/p' "$FIO_JSON" | head -1)
-	_r=$(sed -n 's/^ *"job_runtime" : \([0-9]*\),*$/\1/p' "$FIO_JSON" | head -1)
-	awk -v u="${_u:-0}" -v s="${_s:-0}" -v r="${_r:-0}" -v n="$FIO_RIOS" \
+	# shellcheck disable=SC2046 # three numbers
+	set -- $(fio_jq "$FIO_JSON" -r '.jobs[0] | "\(.usr_cpu // 0) \(.sys_cpu // 0) \(.job_runtime // 0)"')
+	awk -v u="${1:-0}" -v s="${2:-0}" -v r="${3:-0}" -v n="$FIO_RIOS" \
 		'BEGIN { if (n > 0 && r > 0) printf "%.1f", (u + s) / 100 * r * 1000 / n; else printf "nan" }'
 }
 
 # fio_cpu_pct: CPU use (usr + sys) of the last run's first job, in % of one CPU
 fio_cpu_pct() {
-	_u=$(sed -n 's/^ *"usr_cpu" : \([0-9.]*\),*$/\1/p' "$FIO_JSON" | head -1)
-	_s=$(sed -n 's/^ *"sys_cpu" : \([0-9.]*\),*$/\1/p' "$FIO_JSON" | head -1)
-	awk -v u="${_u:-nan}" -v s="${_s:-nan}" 'BEGIN { if (u == "nan" || s == "nan") printf "nan"; else printf "%.1f", u + s }'
+	# shellcheck disable=SC2046 # two numbers
+	set -- $(fio_jq "$FIO_JSON" -r '.jobs[0] | "\(.usr_cpu // "nan") \(.sys_cpu // "nan")"')
+	awk -v u="${1:-nan}" -v s="${2:-nan}" 'BEGIN { if (u == "nan" || s == "nan") printf "nan"; else printf "%.1f", u + s }'
 }
 
 # le A B / ge A B: numeric comparison of decimals ("nan" never passes)
@@ -410,8 +409,9 @@ reset_step() {
 	[ "$_bad" = 0 ] || { echo "a queue change or reset failed"; return 1; }
 	[ "$FIO_JOBS" -gt 0 ] || { echo "fio reported no job"; return 1; }
 	if [ "$FIO_RC" -eq 0 ] && [ "$FIO_ERR" -eq 0 ]; then return 0; fi
-	# an I/O error is an allowed outcome, any other error is not
-	grep -qE 'Input/output error|error=5[^0-9]|"error" : 5,' "$FIO_LOG" "$FIO_JSON"
+	# an I/O error is an allowed outcome, any other error is not; fio's messages are in
+	# its log and some also ahead of the JSON
+	grep -qE 'Input/output error|error=5[^0-9]' "$FIO_LOG" "$FIO_JSON" || fio_error_is 5
 }
 reset_after() {
 	io_poll_is "$DISK" 1 || return 1
@@ -759,8 +759,9 @@ rm_under_reader() {
 	[ ! -b "$DISK2" ] || { echo "$DISK2 still there"; return 1; }
 	[ "$FIO_JOBS" -gt 0 ] || { echo "fio reported no job"; return 1; }
 	if [ "$FIO_RC" -eq 0 ] && [ "$FIO_ERR" -eq 0 ]; then return 0; fi
-	# an I/O error is the expected outcome, any other error is not
-	grep -qE 'Input/output error|error=5[^0-9]|"error" : 5,|No such device|error=19[^0-9]|"error" : 19,' "$FIO_LOG" "$FIO_JSON"
+	# an I/O error is the expected outcome, any other error is not (messages as in reset_step)
+	grep -qE 'Input/output error|error=5[^0-9]|No such device|error=19[^0-9]' "$FIO_LOG" "$FIO_JSON" ||
+		fio_error_is 5 19
 }
 # rm_back: rescan, find the disk by its serial again, and poll it
 rm_back() {

@@ -6,7 +6,7 @@ set -eu
 # Kernel build, patch workflow, guest image (with the dm/md/partition tools), QEMU, linting, plots;
 # the Debian package (make deb): Debian's config, bindeb-pkg's tools, depmod, module signing.
 PKGS="$BASE_PKG xz-utils git gcc libc6-dev make flex bison bc libelf-dev libssl-dev
-dwarves lz4 cpio ccache qemu-system-x86 busybox-static fio e2fsprogs xfsprogs
+dwarves lz4 cpio ccache qemu-system-x86 busybox-static fio jq e2fsprogs xfsprogs
 shellcheck sparse gnuplot-nox coreutils diffutils dmsetup mdadm util-linux fdisk
 linux-config-6.12 dpkg-dev debhelper rsync kmod openssl"
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Build the guest initramfs (uncompressed newc cpio) from the host's Debian packages:
-# busybox-static with its applets, fio (+ every library ldd lists and the loader),
-# mkfs.ext4/mkfs.xfs/xfs_io, the stack tools dmsetup/mdadm/sfdisk/chrt/taskset (guest/stacks.sh),
+# busybox-static with its applets, fio and jq (the guest scripts read fio's JSON output
+# with it), each with every library ldd lists and the loader, mkfs.ext4/mkfs.xfs/xfs_io,
+# the stack tools dmsetup/mdadm/sfdisk/chrt/taskset (guest/stacks.sh),
 # guest/ at /guest, guest/init at /init, selftest binaries from $BUILD/selftests at
 # /guest/bin, a non-root user (uid 1000).
 # env: INITRAMFS (output, default $BUILD/initramfs.cpio), INITRAMFS_EXTRA (more host binaries),
@@ -18,6 +19,7 @@ STACK_TOOLS="/usr/sbin/dmsetup /usr/sbin/mdadm /usr/sbin/sfdisk /usr/bin/chrt /u
 ST=${INITRAMFS_STAGE:-$BUILD/initramfs.d}
 [ -x /bin/busybox ] || die "initramfs: /bin/busybox missing (apt install busybox-static)"
 [ -x /usr/bin/fio ] || die "initramfs: /usr/bin/fio missing (apt install fio)"
+[ -x /usr/bin/jq ] || die "initramfs: /usr/bin/jq missing (apt install jq)"
 [ -f "$TOP/guest/init" ] || die "initramfs: $TOP/guest/init missing"
 command -v cpio >/dev/null || die "initramfs: cpio missing (apt install cpio)"
 
@@ -46,6 +48,7 @@ add_dynamic() {
 	done
 }
 add_dynamic /usr/bin/fio
+add_dynamic /usr/bin/jq
 for b in $STACK_TOOLS $EXTRA; do
 	if [ -x "$b" ]; then add_dynamic "$b"; else stage "initramfs: $b not on the host, skipped"; fi
 done

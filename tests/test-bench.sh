@@ -1,6 +1,6 @@
 #!/bin/sh
 # The benchmark tooling without a VM: guest/bench.sh's plan and its fio JSON parsing
-# (on a real fio run against a scratch file, under busybox sh/awk like the guest), and
+# (on a real fio run against a scratch file, under busybox sh with jq like the guest), and
 # scripts/bench-report.sh, bench-hybrid-report.sh and bench-plot.sh on synthetic BENCH lines.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -17,13 +17,13 @@ t_grep '^runs=23 ' "series adds io_poll classic (4 workloads), hybrid, delay, dd
 t_expect nonzero "an unknown kernel label is refused" sh "$TOP/guest/bench.sh" plan kernel=foo boot=default
 
 # --- fio JSON parsing with the guest's tools
-if command -v fio >/dev/null && [ -x /bin/busybox ]; then
+if command -v fio >/dev/null && command -v jq >/dev/null && [ -x /bin/busybox ]; then
 	truncate -s 16M "$d/f"
 	fio --name=t --filename="$d/f" --rw=randread --bs=4k --ioengine=psync --numjobs=2 --group_reporting \
 		--time_based --runtime=1 --lat_percentiles=1 --clat_percentiles=0 \
 		--percentile_list=1:5:10:25:50:75:90:95:99:99.5:99.9:99.99 \
 		--output-format=json --output="$d/fio.json" >/dev/null 2>&1
-	t_expect 0 "fio-fields parses fio $(fio --version) JSON under busybox sh/awk" \
+	t_expect 0 "fio-fields parses fio $(fio --version) JSON under busybox sh with jq" \
 		/bin/busybox sh "$TOP/guest/bench.sh" fio-fields "$d/fio.json" read
 	t_grep '^iops=[0-9]+ bw_kib=[0-9]+ lat_mean_us=[0-9.]+ lat_p50_us=[0-9.]+ lat_p99_us=[0-9.]+ lat_p999_us=[0-9.]+ cpu_usr=[0-9.]+ cpu_sys=[0-9.]+ ios=[1-9][0-9]* runtime_ms=[0-9]+ error=0 ' \
 		"every figure is there and numeric"
@@ -32,7 +32,7 @@ if command -v fio >/dev/null && [ -x /bin/busybox ]; then
 	t_expect nonzero "a direction without figures fails" \
 		/bin/busybox sh "$TOP/guest/bench.sh" fio-fields "$d/fio.json" nosuch
 else
-	t_ok "fio-fields # SKIP no fio or busybox on the host"
+	t_ok "fio-fields # SKIP no fio, jq or busybox on the host"
 fi
 
 # --- report on synthetic lines: known medians and ratios

@@ -70,20 +70,31 @@ ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else printf "nan" }'
 }
 
-# fio_jobs JSON: one line a job: name err rbytes rios wbytes wios total_err
+# fio_jq FILE JQ_ARG...: jq JQ_ARG... on fio's JSON output in FILE. fio 3.33 also writes
+# some of its messages into --output, ahead of the JSON ("fio: refusing extend of file
+# due to read-only"), and jq rejects such a file: only the lines from a "{" at the start
+# of a line to the next "}" there reach jq (fio indents everything inside its object).
+fio_jq() {
+	_fq=$1
+	shift
+	sed -n '/^{/,/^}/p' "$_fq" | jq "$@"
+}
+
+# fio_jobs JSON: one line a job: name err rbytes rios wbytes wios total_err (0 for a
+# figure the job lacks: total_err is only there with continue_on_error). Nothing for an
+# empty, missing or unparsable file, and never a failure (callers run under set -e).
 fio_jobs() {
-	awk '
-	function num(s) { sub(/^[^:]*: */, "", s); sub(/[ ,]*$/, "", s); gsub(/"/, "", s); return s }
-	function flush() { if (name != "") print name, err + 0, rb + 0, ri + 0, wb + 0, wi + 0, te + 0 }
-	/^ *"jobname" : / { flush(); name = num($0); err = rb = ri = wb = wi = te = 0; sec = ""; next }
-	name == "" { next }
-	/^ *"error" : / && sec == "" { err = num($0); next }
-	/^ *"total_err" : / { te = num($0); next }
-	/^ *"(read|write|trim|sync)" : \{/ { sec = $1; gsub(/"/, "", sec); next }
-	/^ *"io_bytes" : / { if (sec == "read") rb = num($0); else if (sec == "write") wb = num($0); next }
-	/^ *"total_ios" : / { if (sec == "read") ri = num($0); else if (sec == "write") wi = num($0); next }
-	/^ *"job_runtime" : / { sec = "done" }
-	END { flush() }' "$1"
+	[ -f "$1" ] || return 0
+	fio_jq "$1" -r '.jobs[]? | "\(.jobname) \(.error // 0) \(.read.io_bytes // 0) \(.read.total_ios // 0) \(.write.io_bytes // 0) \(.write.total_ios // 0) \(.total_err // 0)"' || :
+}
+
+# fio_error_is CODE...: some job of the last fio run (FIO_JSON) ended with one of these
+# error codes (errno values: 5 EIO, 19 ENODEV)
+fio_error_is() {
+	# -n and inputs: jq -e exits 0 on an empty input, this way it is false
+	# shellcheck disable=SC2016 # $c and $codes are jq's
+	fio_jq "$FIO_JSON" -n -e --arg codes "$*" \
+		'($codes | split(" ") | map(tonumber)) as $c | any(inputs | .jobs[]?; .error | IN($c[]))' >/dev/null
 }
 
 # FIO_RC, FIO_JOBS, FIO_ERR, FIO_RBYTES, FIO_RIOS, FIO_WBYTES, FIO_WIOS, FIO_VERR are set
