@@ -16,7 +16,7 @@ TEST_VARIANTS := $(sort normal $(foreach t,$(TEST_SCRIPTS),$(if $(findstring @,$
 CHECK_PATCHES ?= scripts/check-patches.sh
 # Host-side tests of the tooling.
 HOST_TESTS ?= $(sort $(wildcard tests/test-*.sh))
-SHELL_SCRIPTS = $(wildcard scripts/*.sh tests/*.sh guest/*.sh guest/lib/*.sh) guest/init .ci/run
+SHELL_SCRIPTS = $(wildcard scripts/*.sh tests/*.sh guest/*.sh guest/lib/*.sh guest/reliability/*.sh) guest/init .ci/run
 
 # Guest scripts `make deb-test` boots the Debian package's kernel with, one boot each.
 DEB_TEST_SCRIPTS ?= modules.sh smoke.sh selftest.sh readme.sh
