@@ -15,6 +15,8 @@
 # BENCH test=jobs queues=irq|pq1 mode=irq|poll|pvpoll|hipri|iopoll|hog-irq|hog-poll jobs=N rep=R
 #   ios=N iops=N cpu_us_per_io=X irqs=N irq_per_io=X hog_loops=N
 set -u
+. /guest/lib/tap.sh
+. /guest/lib/deadline.sh
 . /guest/lib/poll-stat.sh
 . /guest/lib/order.sh
 RUNTIME=3 REPS=3 JOBS=1+2+4+8 MODES=irq+poll+iopoll HOG=1 PQ1=1
@@ -34,10 +36,6 @@ DEV=${BLKPOLL_NULL:-}
 Q=/sys/block/${DEV#/dev/}/queue
 CTRL=${DEV#/dev/}
 CTRL=${CTRL%n1}
-
-irqs() {
-	awk -v c="$CTRL" '$NF ~ "^" c "q[1-9]" { for (i = 2; i < NF; i++) if ($i ~ /^[0-9]+$/) s += $i } END { print s + 0 }' /proc/interrupts
-}
 
 # run QUEUES MODE JOBS REP: one fio run, one BENCH line
 run() {
@@ -61,13 +59,13 @@ run() {
 		done
 		;;
 	esac
-	i0=$(irqs)
+	i0=$(irqs_of "$DEV")
 	s0=$(poll_stat_line "${DEV#/dev/}")
 	# shellcheck disable=SC2086 # $eng is a list of options
 	out=$(fio --name=j --filename="$DEV" --rw=randread --bs=4k --direct=1 $eng \
 		--numjobs="$3" --group_reporting --time_based --runtime="$RUNTIME" \
 		--output-format=terse 2>&1)
-	i1=$(irqs)
+	i1=$(irqs_of "$DEV")
 	echo "# $1 $2 jobs=$3 rep=$4 poll_stat: $(poll_stat_delta "$s0" "$(poll_stat_line "${DEV#/dev/}")")"
 	echo "# $1 $2 jobs=$3 rep=$4 poll_choice: $(tr '\n' ';' < "/sys/kernel/debug/block/${DEV#/dev/}/poll_choice" 2> /dev/null)"
 	loops=0

@@ -38,6 +38,7 @@
 set -u
 # shellcheck source=lib/fio-check.sh # fio_jq (here on the host too: fio-fields)
 . "$(dirname "$0")/lib/fio-check.sh"
+. "$(dirname "$0")/lib/deadline.sh"
 
 PCTS=1:5:10:25:50:75:90:95:99:99.5:99.9:99.99
 
@@ -168,24 +169,7 @@ fi
 . /guest/lib/tap.sh
 
 # ---------------------------------------------------------------- guest helpers
-qattr() { printf '/sys/block/%s/queue/%s' "${1#/dev/}" "$2"; }
 
-# ctrl_of DEV: the NVMe controller (nvme1) of /dev/nvme1n1
-ctrl_of() {
-	_c=$(readlink "/sys/block/${1#/dev/}/device" 2>/dev/null || true)
-	_c=${_c##*/}
-	case $_c in
-	nvme[0-9]*) printf '%s' "$_c" ;;
-	*) _c=${1#/dev/}; printf '%s' "${_c%n[0-9]*}" ;;
-	esac
-}
-
-# irqs CTRL: interrupts on the controller's queues (nvme1q0, nvme1q1, ...), all CPUs
-irqs() {
-	awk -v re="^$1q[0-9]+\$" 'NR == 1 { ncpu = NF; next }
-		$NF ~ re { for (i = 2; i <= ncpu + 1; i++) if ($i ~ /^[0-9]+$/) s += $i }
-		END { printf "%d\n", s }' /proc/interrupts
-}
 
 # busy: non-idle CPU time of the whole guest so far, ms (USER_HZ = 100)
 busy() {
@@ -198,18 +182,11 @@ pstat() {
 	[ -r "$_f" ] && awk 'NF == 2 && $2 ~ /^[0-9]+$/' "$_f" 2>/dev/null
 }
 
-# set_poll DEV IO_POLL DELAY: only where the kernel has the switch; waits up to 20 s
-# for io_poll to read the value (on NVMe the first 1 resets the controller).
+# set_poll DEV IO_POLL DELAY: only where the kernel has the switch (set_io_poll waits
+# up to 20 s for io_poll to read the value)
 set_poll() {
 	[ "$SWITCH" = 1 ] || return 0
-	printf '%s\n' "$3" > "$(qattr "$1" io_poll_delay)" || return 1
-	printf '%s\n' "$2" > "$(qattr "$1" io_poll)" || return 1
-	_i=0
-	while [ "$(cat "$(qattr "$1" io_poll)")" != "$2" ]; do
-		_i=$((_i + 1))
-		[ "$_i" -le 100 ] || return 1
-		sleep 0.2
-	done
+	set_attr "$(qattr "$1" io_poll_delay)" "$3" && set_io_poll "$1" "$2"
 }
 
 now() { date +%s; }
@@ -225,7 +202,7 @@ if [ -z "$NULL" ] || [ ! -b "$NULL" ]; then
 	tap_end
 	exit 1
 fi
-tap_ok "null-co NVMe disk present: $NULL ($(ctrl_of "$NULL"))"
+tap_ok "null-co NVMe disk present: $NULL ($(nvme_ctrl "$NULL"))"
 
 # Detect the io_poll switch: stock 6.12 ignores io_poll_delay writes (reads -1).
 d=$(qattr "$NULL" io_poll_delay)
@@ -311,7 +288,6 @@ run_one() { # dev_kind mode workload rep
 	else
 		dev=$NULL target=$NULL size_opt=''
 	fi
-	ctrl=$(ctrl_of "$dev")
 	N=$((N + 1))
 	# seconds left: the mean time of the runs so far (busybox sh evaluates both
 	# branches of ?:, so no division in one)
@@ -327,7 +303,7 @@ run_one() { # dev_kind mode workload rep
 	fi
 	iop=$(cat "$(qattr "$dev" io_poll)") dly=$(cat "$(qattr "$dev" io_poll_delay)")
 	pstat "$dev" > /tmp/ps0 || : > /tmp/ps0
-	i0=$(irqs "$ctrl") b0=$(busy)
+	i0=$(irqs_of "$dev") b0=$(busy)
 	if [ "$M_ENGINE" = dd ]; then
 		cnt=$((DD_IOPS * RUNTIME))
 		[ "$cnt" -le 250000 ] || cnt=250000 # the null-co disk is 1 GiB
@@ -338,7 +314,7 @@ run_one() { # dev_kind mode workload rep
 		out=$(dd if="$dev" of=/dev/null bs=4k count="$cnt" iflag=direct 2>&1)
 		rc=$?
 		u1=$(uptime_cs)
-		b1=$(busy) i1=$(irqs "$ctrl")
+		b1=$(busy) i1=$(irqs_of "$dev")
 		figs=$(printf '%s\n' "$out" | awk -v n="$cnt" -v cs=$((u1 - u0)) '/records out/ && $1 + 0 == n && cs > 0 {
 			s = cs / 100
 			printf "iops=%.0f bw_kib=%.0f lat_mean_us=na lat_p50_us=na lat_p99_us=na lat_p999_us=na cpu_usr=na cpu_sys=na ios=%d runtime_ms=%.0f error=0 lat_cdf_us=na\n",
@@ -355,7 +331,7 @@ run_one() { # dev_kind mode workload rep
 			--lat_percentiles=1 --clat_percentiles=0 --percentile_list="$PCTS" \
 			--output-format=json --output=/tmp/fio.json > /tmp/fio.err 2>&1
 		rc=$?
-		b1=$(busy) i1=$(irqs "$ctrl")
+		b1=$(busy) i1=$(irqs_of "$dev")
 		figs=$(fio_fields /tmp/fio.json "$([ "$WL_RW" = randwrite ] && echo write || echo read)") || figs=''
 	fi
 	if [ -z "$figs" ] || [ "$rc" != 0 ]; then

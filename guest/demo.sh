@@ -4,6 +4,8 @@
 # with polling off and on, interleaved, figures side by side.
 set -eu
 . /guest/lib/tap.sh
+. /guest/lib/fio-check.sh
+. /guest/lib/deadline.sh
 . /guest/lib/poll-stat.sh
 
 dev=${BLKPOLL_NULL:-${BLKPOLL_DISK:-/dev/nvme0n1}}
@@ -12,37 +14,22 @@ ctrl=${name%n[0-9]*}
 q=/sys/block/$name/queue
 REPS=${REPS:-3}
 
-irqs() {
-	awk -v c="$ctrl" '{ n = $NF } n ~ "^" c "q[0-9]+$" {
-		for (i = 2; i < NF; i++) if ($i ~ /^[0-9]+$/) s += $i } END { print s + 0 }' /proc/interrupts
-}
-
-set_poll() {
-	echo "$1" > "$q/io_poll"
-	i=0
-	while [ "$(cat "$q/io_poll")" != "$1" ] && [ $i -lt 100 ]; do
-		sleep 0.2
-		i=$((i + 1))
-	done
-	[ "$(cat "$q/io_poll")" = "$1" ]
-}
-
 tap_diag "device $dev ($(sed 's/ *$//' "/sys/class/nvme/$ctrl/model" 2>/dev/null)), $(nproc) vCPUs"
 tap_diag "$(dmesg | grep -m1 "$ctrl: .*queues" | sed 's/^\[[^]]*\] //')"
 tap_check "io_poll reads 0 at boot" test "$(cat "$q/io_poll")" = 0
-tap_check "echo 1 > $q/io_poll switches polling on at run time" set_poll 1
+tap_check "echo 1 > $q/io_poll switches polling on at run time" set_io_poll "$dev" 1
 tap_diag "$(dmesg | grep "$ctrl: .*queues" | tail -1 | sed 's/^\[[^]]*\] //')"
-tap_check "echo 0 > $q/io_poll switches it off" set_poll 0
+tap_check "echo 0 > $q/io_poll switches it off" set_io_poll "$dev" 0
 
 # fio psync QD1 4 KiB random read: "iops lat_us irqs_per_io irqs_per_polled_io
 # irq_share": I/Os that took the interrupt by choice (declined: another task
 # was runnable; irq_chosen: it measured faster) are not polled I/Os
 fio_run() {
-	i0=$(irqs)
+	i0=$(irqs_of "$dev")
 	s0=$(poll_stat_line "$name")
 	out=$(fio --name=demo --filename="$dev" --rw=randread --bs=4k --direct=1 \
 		--ioengine=psync --runtime="${RUNTIME:-5}" --time_based --minimal)
-	i1=$(irqs)
+	i1=$(irqs_of "$dev")
 	st=$(poll_stat_delta "$s0" "$(poll_stat_line "$name")")
 	by_irq=$(($(poll_stat_get "$st" declined) + $(poll_stat_get "$st" irq_chosen)))
 	# terse v3: 6 read KiB, 8 read IOPS, 40 mean completion latency (us)
@@ -70,7 +57,7 @@ r=1
 : > /tmp/demo.txt
 while [ $r -le "$REPS" ]; do
 	for mode in 0 1; do
-		set_poll $mode
+		set_io_poll "$dev" $mode
 		f=$(fio_run)
 		d=$(dd_run)
 		echo "$mode $f $d" >> /tmp/demo.txt
@@ -80,7 +67,7 @@ while [ $r -le "$REPS" ]; do
 	done
 	r=$((r + 1))
 done
-set_poll 0
+set_io_poll "$dev" 0
 
 tap_diag ""
 tap_diag "fio psync randread 4k QD1 and dd bs=4k iflag=direct on $dev, median of $REPS interleaved runs:"

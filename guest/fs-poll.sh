@@ -13,6 +13,7 @@
 set -eu
 . /guest/lib/tap.sh
 . /guest/lib/fio-check.sh
+. /guest/lib/deadline.sh
 . /guest/lib/poll-stat.sh
 
 BREAK=${BLKPOLL_BREAK:-}
@@ -48,9 +49,9 @@ fio_case() {
 	shift 3
 	_d="$_fs io_poll=$_mode $_case"
 	tap_diag "$_d: fio $*"
-	_i0=$(irq_count "$CTRL")
+	_i0=$(irqs_of "$DISK")
 	fio_run "$@"
-	_irqs=$(($(irq_count "$CTRL") - _i0))
+	_irqs=$(($(irqs_of "$DISK") - _i0))
 	_ios=$((FIO_RIOS + FIO_WIOS))
 	CASE_IRQS=$_irqs CASE_IOS=$_ios CASE_IPI=$(ratio "$_irqs" "$_ios")
 	if [ "$_fs" = ext4-nullb ]; then

@@ -57,14 +57,6 @@ nvme_ctrl() {
 	esac
 }
 
-# irq_count CTRL: interrupts so far on the CTRL's queues (/proc/interrupts nvme0qN),
-# summed over all CPUs. Poll queues have no vector, so polled completions add nothing.
-irq_count() {
-	awk -v re="^$1q[0-9]+\$" 'NR == 1 { ncpu = NF; next }
-		$NF ~ re { for (i = 2; i <= ncpu + 1; i++) if ($i ~ /^[0-9]+$/) s += $i }
-		END { printf "%d\n", s }' /proc/interrupts
-}
-
 # ratio A B: A/B with 3 decimals ("nan" when B is 0)
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else printf "nan" }'

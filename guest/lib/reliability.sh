@@ -1,8 +1,10 @@
 # shellcheck shell=sh
 # What the reliability tests (guest/reliability/*.sh) share: the file-backed disk, its
 # queue attributes and layout, and the fio options of a verifying job. Source after
-# tap.sh and fio-check.sh; a test without its disk ends here with one failure.
+# tap.sh and fio-check.sh (it sources deadline.sh, whose irqs_of counts the disk's
+# interrupts); a test without its disk ends here with one failure.
 # shellcheck disable=SC2034 # the tests use these
+. /guest/lib/deadline.sh
 BREAK=${BLKPOLL_BREAK:-}
 DISK=${BLKPOLL_DISK:-}
 if [ -z "$DISK" ] || [ ! -b "$DISK" ]; then

@@ -82,10 +82,10 @@ faults() {
 	else
 		tap_not_ok "faults: io_poll reads 1 after the resets"
 	fi
-	i0=$(irq_count "$CTRL")
+	i0=$(irqs_of "$DISK")
 	fio_run --name=after --filename="$DISK" --offset="$off" --size=16M --rw=randread --bs=4k \
 		--ioengine=psync --direct=1 --number_ios=2000
-	irqs=$(($(irq_count "$CTRL") - i0))
+	irqs=$(($(irqs_of "$DISK") - i0))
 	ipi=$(ratio "$irqs" "$FIO_RIOS")
 	tap_diag "  polled psync after resets: $FIO_RIOS I/Os, $irqs interrupts, $ipi per I/O"
 	echo "BENCH test=reliability phase=after-resets dev=$DEV engine=psync rw=randread bs=4k io_poll=1 ios=$FIO_RIOS irqs=$irqs irq_per_io=$ipi"

@@ -18,7 +18,7 @@ integrity() {
 		tap_not_ok "integrity: io_poll=1 on $DEV"
 		return 0
 	fi
-	i0=$(irq_count "$CTRL")
+	i0=$(irqs_of "$DISK")
 	ios=0
 	for delay in -1 0; do
 		set_attr "$QD" "$delay"
@@ -43,7 +43,7 @@ integrity() {
 			fi
 		done
 	done
-	tap_diag "  raw: $(($(irq_count "$CTRL") - i0)) interrupts for $ios I/Os"
+	tap_diag "  raw: $(($(irqs_of "$DISK") - i0)) interrupts for $ios I/Os"
 	# ext4 in the first 512 MiB
 	if mkfs.ext4 -F -q -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 "$DISK" 512M > /tmp/mkfs.log 2>&1 &&
 		mount -t ext4 "$DISK" "$MNT"; then
