@@ -95,4 +95,16 @@ for f in empty garbage cut missing; do
 	t_grep '^jobs=0$' "$f file: counts 0 jobs"
 	t_grep '^unclean$' "$f file: and fio_clean fails"
 done
+
+# dio_einval on a file of a filesystem with O_DIRECT (tmpfs has none): the build
+# directory's, else the repository's
+o=$(mktemp -d -p "$( [ -d "$TOP/build" ] && echo "$TOP/build" || echo "$TOP")")
+dd if=/dev/zero of="$o/f" bs=64k count=1 2> /dev/null
+einval() { sh -c '. "$1/guest/lib/fio-check.sh"; shift; dio_einval "$@"' sh "$TOP" "$o/f" "$@"; }
+t_expect 0 "dio_einval: an O_DIRECT read at offset 1 fails with EINVAL" einval 1 4096
+t_expect 0 "dio_einval: an O_DIRECT read of 4095 bytes fails with EINVAL" einval 0 4095
+t_expect 1 "dio_einval: an aligned O_DIRECT read does not" einval 0 4096
+t_grep 'read 4096/4096 bytes' "and says what it did"
+t_grep 'not EINVAL$' "and that it was not EINVAL"
+rm -rf "$o"
 t_end

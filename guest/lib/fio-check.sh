@@ -57,6 +57,16 @@ nvme_ctrl() {
 	esac
 }
 
+# dio_einval PATH OFFSET LENGTH: an O_DIRECT read of LENGTH bytes at OFFSET of PATH
+# fails with EINVAL; otherwise says what it did. xfs_io, not busybox dd, which
+# retries a read refused with EINVAL without O_DIRECT.
+dio_einval() {
+	_de=$(xfs_io -d -r -c "pread $2 $3" "$1" 2>&1) || :
+	case $_de in *"Invalid argument"*) return 0 ;; esac
+	echo "O_DIRECT read of $3 bytes at $2 of $1: ${_de:-no output}, not EINVAL"
+	return 1
+}
+
 # ratio A B: A/B with 3 decimals ("nan" when B is 0)
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else printf "nan" }'
