@@ -282,16 +282,14 @@ fi
 
 # ------------------------------------------------------------------ md
 MD=/dev/md0
+md_active() {
+	[ -b "$MD" ] && [ "$(cat /sys/block/md0/md/array_state 2> /dev/null)" != inactive ]
+}
 md_create() {
 	_lvl=$1
 	shift
 	mdadm --create "$MD" --run --metadata=1.2 --level="$_lvl" --raid-devices=2 "$@" "$DISK" "$DISK2" || return 1
-	_i=0
-	while ! [ -b "$MD" ] || [ "$(cat /sys/block/md0/md/array_state 2> /dev/null)" = inactive ]; do
-		_i=$((_i + 1))
-		[ "$_i" -lt 100 ] || { echo "md0 not active"; return 1; }
-		sleep 0.1
-	done
+	dl_until 10 md_active || { echo "md0 not active"; return 1; }
 	tap_diag "$(tr '\n' ' ' < /proc/mdstat)"
 	tap_diag "md0: $(($(cat /sys/block/md0/size) / 2048)) MiB, array_state $(cat /sys/block/md0/md/array_state), io_poll=$(cat "$(qattr "$MD" io_poll)" 2> /dev/null || echo absent)"
 }
@@ -330,12 +328,7 @@ fi
 PART=${DISK}p1
 part_make() {
 	printf 'label: dos\nstart=2048, size=1048576, type=83\n' | sfdisk -q "$DISK" || return 1
-	_i=0
-	while ! [ -b "$PART" ]; do
-		_i=$((_i + 1))
-		[ "$_i" -lt 100 ] || { echo "$PART did not appear"; return 1; }
-		sleep 0.1
-	done
+	dl_until 10 test -b "$PART" || { echo "$PART did not appear"; return 1; }
 	tap_diag "$PART: start $(cat "/sys/class/block/${PART#/dev/}/start"), $(($(cat "/sys/class/block/${PART#/dev/}/size") / 2048)) MiB"
 	mkfs.ext4 -F -q -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 "$PART" && mount -t ext4 "$PART" "$MNT"
 }
@@ -367,15 +360,13 @@ fi
 # ------------------------------------------------------------------ reset
 WQ=/sys/module/nvme/parameters/write_queues
 PQ=/sys/module/nvme/parameters/poll_queues
+ctrl_live() {
+	[ "$(cat "/sys/class/nvme/$1/state")" = live ]
+}
 # reset_ctrl CTRL: reset and wait until the controller is live again
 reset_ctrl() {
 	set_attr "/sys/class/nvme/$1/reset_controller" 1 || return 1
-	_i=0
-	while [ "$(cat "/sys/class/nvme/$1/state")" != live ]; do
-		_i=$((_i + 1))
-		[ "$_i" -lt 300 ] || { echo "$1 not live 30 s after the reset"; return 1; }
-		sleep 0.1
-	done
+	dl_until 30 ctrl_live "$1" || { echo "$1 not live 30 s after the reset"; return 1; }
 	tap_diag "$1 live after the reset: $(dmesg | grep "$1: .*queues" | tail -1 | sed 's/^\[[^]]*\] //')"
 }
 # queues N: write_queues=N, and poll_queues=N where the parameter is writable
@@ -541,15 +532,14 @@ pci_remove() {
 	tap_diag "removing $1 (PCI function ${_pci##*/})"
 	set_attr "$_pci/remove" 1
 }
+live_at_least() {
+	[ "$(live_ctrls "$1")" -ge "$2" ]
+}
 # pci_back SERIAL N: PCI rescan, then wait (30 s) for N live controllers with SERIAL
 pci_back() {
 	set_attr /sys/bus/pci/rescan 1 || return 1
-	_i=0
-	while [ "$(live_ctrls "$1")" -lt "$2" ]; do
-		_i=$((_i + 1))
-		[ "$_i" -lt 300 ] || { echo "$(live_ctrls "$1") of $2 controllers $1 live 30 s after the rescan"; return 1; }
-		sleep 0.1
-	done
+	dl_until 30 live_at_least "$1" "$2" ||
+		{ echo "$(live_ctrls "$1") of $2 controllers $1 live 30 s after the rescan"; return 1; }
 	tap_diag "$2 controller(s) $1 live again"
 }
 # reads_of DEV: reads DEV completed since boot (field 1 of its stat)
@@ -611,14 +601,12 @@ mp_failover() {
 	tap_diag "paths left: $(mp_paths | tr '\n' ' ')"
 	fio_ok && [ "$(mp_paths | wc -l)" -eq 1 ]
 }
+two_paths() {
+	[ "$(mp_paths | wc -l)" -ge 2 ]
+}
 mp_back() {
 	pci_back blkpollmp 2 || return 1
-	_i=0
-	while [ "$(mp_paths | wc -l)" -lt 2 ]; do
-		_i=$((_i + 1))
-		[ "$_i" -lt 100 ] || { echo "paths: $(mp_paths | tr '\n' ' ')"; return 1; }
-		sleep 0.1
-	done
+	dl_until 10 two_paths || { echo "paths: $(mp_paths | tr '\n' ' ')"; return 1; }
 	tap_diag "$MP: paths $(mp_paths | tr '\n' ' ')"
 }
 if want mpath; then
@@ -650,8 +638,7 @@ dm_create() {
 		dmsetup create stk || return 1
 	for _d in /sys/block/dm-*; do
 		[ "$(cat "$_d/dm/name" 2> /dev/null)" = stk ] || continue
-		_i=0
-		while ! [ -b "/dev/${_d##*/}" ] && [ "$_i" -lt 50 ]; do sleep 0.1; _i=$((_i + 1)); done
+		dl_until 5 test -b "/dev/${_d##*/}" || :
 		echo "/dev/${_d##*/}" > /tmp/stk.dm
 		tap_diag "dm stk = /dev/${_d##*/}, $(($(cat "$_d/size") / 2048)) MiB; table: $(dmsetup table stk | tr '\n' ';')"
 		return 0

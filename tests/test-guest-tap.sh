@@ -50,4 +50,15 @@ dl_run_echo() {
 }
 t_expect 0 "dl_run prints the output as diagnostics" dl_run_echo
 t_grep '^#   hi$' "prefixed"
+# until SECS CMD...: dl_until in a shell with the deadline helpers
+until_() {
+	sh -c '. "$1/guest/lib/tap.sh"; . "$1/guest/lib/deadline.sh"; shift; dl_until "$@"' sh "$TOP" "$@"
+}
+t_expect 0 "dl_until: a command that succeeds at once" until_ 5 true
+start=$(date +%s)
+t_expect 1 "dl_until: a command that never succeeds fails" until_ 1 false
+t_expect 0 "after about its SECS, not more" test $(($(date +%s) - start)) -le 3
+(sleep 1; : > "$d/appeared") &
+t_expect 0 "dl_until: waits for a file that appears after 1 s" until_ 10 test -e "$d/appeared"
+wait
 t_end

@@ -12,6 +12,8 @@
 #   exit status, or "hung"; returns 0 iff CMD exited 0 in time.
 # dl_wait SECS CMD [ARG...]: dl_run without printing CMD's output: it is left in the
 #   file DL_OUT (for a caller that reads CMD's TAP itself).
+# dl_until SECS CMD [ARG...]: run CMD every 0.1 s until it succeeds; fails when it
+#   has not within SECS seconds (a device node to appear, a controller to go live).
 # irqs_of DEV...: interrupts so far on the NVMe controllers behind the block devices
 #   (through partitions and dm/md slaves), summed over the nvmeXqN lines of
 #   /proc/interrupts and all CPUs; fails when no such line exists (a measurement that
@@ -105,6 +107,15 @@ dl_run() {
 	dl_wait "$@" || _dl_rc=1
 	sed 's/^/#   /; s/^#   # /# /; s/^#   BENCH /BENCH /' "$DL_OUT"
 	return "$_dl_rc"
+}
+
+dl_until() {
+	_du_end=$(($(dl_now) + $1 * 10))
+	shift
+	until "$@"; do
+		[ "$(dl_now)" -lt "$_du_end" ] || return 1
+		sleep 0.1
+	done
 }
 
 deadline() {
