@@ -7,6 +7,8 @@ set -eu
 . /guest/lib/tap.sh
 . /guest/lib/order.sh
 . /guest/lib/fio-check.sh
+. /guest/lib/deadline.sh
+. /guest/lib/nullb.sh
 
 NSECS=50000 RUNTIME=4 REPS=3
 for a in "$@"; do
@@ -37,14 +39,7 @@ fio_json() {
 bench_device() {
 	NSEC=$1
 	nb=/sys/kernel/config/nullb/hybrid
-	mkdir "$nb"
-	echo 2 > "$nb/irqmode"
-	echo "$NSEC" > "$nb/completion_nsec"
-	echo 1 > "$nb/poll_queues"
-	echo 1024 > "$nb/size"
-	echo 1 > "$nb/power"
-	# null_blk names a configfs device after its directory
-	dev=/dev/hybrid
+	dev=$(nullb_make hybrid irqmode=2 completion_nsec="$NSEC" poll_queues=1 size=1024) || dev=none
 	name=${dev#/dev/}
 	q=/sys/block/$name/queue
 	stat=/sys/kernel/debug/block/$name/poll_stat

@@ -14,6 +14,7 @@ set -eu
 . /guest/lib/tap.sh
 . /guest/lib/fio-check.sh
 . /guest/lib/deadline.sh
+. /guest/lib/nullb.sh
 . /guest/lib/poll-stat.sh
 
 BREAK=${BLKPOLL_BREAK:-}
@@ -249,23 +250,7 @@ set_io_poll "$DISK" 0 || true
 # --- a device that cannot poll: null_blk, memory backed, no poll queues ---
 NB=/sys/kernel/config/nullb/nopoll
 nullb_up() {
-	[ -d /sys/kernel/config/nullb ] || return 1
-	# (called as an if condition: set -e is off, so every step is checked)
-	mkdir "$NB" || return 1
-	if [ -e "$NB/poll_queues" ]; then set_attr "$NB/poll_queues" 0 || return 1; fi
-	set_attr "$NB/memory_backed" 1 && set_attr "$NB/size" 256 && set_attr "$NB/blocksize" 512 &&
-		set_attr "$NB/power" 1 || return 1
-	# 6.12 names a configfs device after its directory; older kernels nullb<index>
-	_i=0 NBDEV=
-	while [ "$_i" -lt 50 ]; do
-		for NBDEV in /dev/nopoll "/dev/nullb$(cat "$NB/index")"; do
-			[ ! -b "$NBDEV" ] || return 0
-		done
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	tap_diag "null_blk: no /dev/nopoll nor /dev/nullb$(cat "$NB/index") after power=1"
-	return 1
+	NBDEV=$(nullb_make "${NB##*/}" poll_queues=0 memory_backed=1 size=256 blocksize=512)
 }
 if nullb_up; then
 	NBN=${NBDEV#/dev/}

@@ -42,6 +42,7 @@ set -u
 . /guest/lib/fio-check.sh
 . /guest/lib/nvme-disk.sh
 . /guest/lib/deadline.sh
+. /guest/lib/nullb.sh
 . /guest/lib/poll-stat.sh
 
 ONLY=nullb+md+part+reset+throttle+rt+mpath+dm+remove
@@ -242,25 +243,9 @@ fi
 # ------------------------------------------------------------------ nullb
 NB=/sys/kernel/config/nullb/stknopoll
 nb_up() {
-	[ -d /sys/kernel/config/nullb ] || { echo "no null_blk configfs"; return 1; }
-	mkdir "$NB" || return 1
-	if [ -e "$NB/poll_queues" ]; then set_attr "$NB/poll_queues" 0 || return 1; fi
-	set_attr "$NB/memory_backed" 1 && set_attr "$NB/size" 256 && set_attr "$NB/blocksize" 4096 &&
-		set_attr "$NB/power" 1 || return 1
-	_i=0
-	while [ "$_i" -lt 50 ]; do
-		for _b in "/dev/${NB##*/}" "/dev/nullb$(cat "$NB/index")"; do
-			if [ -b "$_b" ]; then
-				echo "$_b" > /tmp/stk.nb
-				tap_diag "null_blk $_b: poll_queues=$(cat "$NB/poll_queues" 2> /dev/null || echo n/a), io_poll=$(cat "$(qattr "$_b" io_poll)")"
-				return 0
-			fi
-		done
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	echo "no block device after power=1"
-	return 1
+	_b=$(nullb_make "${NB##*/}" poll_queues=0 memory_backed=1 size=256 blocksize=4096) || return 1
+	echo "$_b" > /tmp/stk.nb
+	tap_diag "null_blk $_b: poll_queues=$(cat "$NB/poll_queues" 2> /dev/null || echo n/a), io_poll=$(cat "$(qattr "$_b" io_poll)")"
 }
 nb_hipri() {
 	_b=$(cat /tmp/stk.nb) || return 1
