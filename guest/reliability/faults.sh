@@ -10,6 +10,7 @@ DEADLINE=400
 set -eu
 . /guest/lib/tap.sh
 . /guest/lib/fio-check.sh
+. /guest/lib/poll-stat.sh
 . /guest/lib/reliability.sh
 
 RESETS=${BLKPOLL_RESETS:-20}
@@ -82,17 +83,22 @@ faults() {
 	else
 		tap_not_ok "faults: io_poll reads 1 after the resets"
 	fi
+	# The reads the choice leaves to the interrupt (poll_stat irq_chosen, declined)
+	# are not polled ones: after the resets the choice may take the interrupt until
+	# the next window that polls measures polling again (up to 134 ms, patch 12).
+	s0=$(poll_stat_line "$DEV")
 	i0=$(irqs_of "$DISK")
 	fio_run --name=after --filename="$DISK" --offset="$off" --size=16M --rw=randread --bs=4k \
 		--ioengine=psync --direct=1 --number_ios=2000
 	irqs=$(($(irqs_of "$DISK") - i0))
+	st=$(poll_stat_delta "$s0" "$(poll_stat_line "$DEV")")
 	ipi=$(ratio "$irqs" "$FIO_RIOS")
-	tap_diag "  polled psync after resets: $FIO_RIOS I/Os, $irqs interrupts, $ipi per I/O"
+	tap_diag "  polled psync after resets: $FIO_RIOS I/Os, $irqs interrupts, $ipi per I/O; poll_stat $st"
 	echo "BENCH test=reliability phase=after-resets dev=$DEV engine=psync rw=randread bs=4k io_poll=1 ios=$FIO_RIOS irqs=$irqs irq_per_io=$ipi"
-	if fio_clean && [ "$FIO_RIOS" -gt 0 ] && awk -v r="$ipi" 'BEGIN { exit !(r != "nan" && r + 0 < 0.1) }'; then
-		tap_ok "faults: polling still works after the resets ($ipi interrupts per I/O < 0.1)"
+	if fio_clean && [ "$FIO_RIOS" -gt 0 ] && PSQ=$DEV polled_ipi_ok "$st" "$irqs" "$FIO_RIOS" 0.1 $((FIO_RIOS / 2)); then
+		tap_ok "faults: polling still works after the resets: >= half the reads polled, <= 0.1 interrupts per polled read"
 	else
-		tap_not_ok "faults: polling still works after the resets ($ipi interrupts per I/O, want < 0.1; rc $FIO_RC)"
+		tap_not_ok "faults: polling still works after the resets: >= half the reads polled, <= 0.1 interrupts per polled read (rc $FIO_RC)"
 	fi
 
 	# 2. queue freezes under polled I/O: nr_requests and the scheduler
