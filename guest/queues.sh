@@ -166,7 +166,7 @@ under_load() {
 # one_reader_polls: a single pinned reader right after the switch goes the polled way:
 # poll_stat counts each of its reads (polled, or left to the interrupt by choice),
 # and some complete by polling (which way is faster depends on the host; for 1 s,
-# and a 2 ms probe window polls at least every 134 ms)
+# and a probe polls one at least every 1024 reads)
 one_reader_polls() {
 	_s0=$(poll_stat_line "$Q")
 	# shellcheck disable=SC2086 # $PS is a list of options

@@ -137,9 +137,8 @@ ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "nan" && b != "nan" && a + 0
 # polls the driver unmasks the interrupt); the interrupts beyond those count against
 # the polled I/Os, and backoffs may be <= 1/4 of them. poll_stat must have seen every
 # read. With psync, io_poll=1 polls where that measured faster, which a busy host can
-# make the interrupt: some I/Os must poll (a 2 ms probe window polls at least every
-# 134 ms, and 2000 reads by interrupt take longer). ARGs with --hipri force
-# polling: at least 3/4 of the I/Os must poll.
+# make the interrupt: some I/Os must poll (a probe polls at least every 1024). ARGs
+# with --hipri force polling: at least 3/4 of the I/Os must poll.
 ipi() {
 	_dev=$1 _cmp=$2 _lim=$3
 	shift 3

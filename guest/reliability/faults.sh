@@ -85,7 +85,7 @@ faults() {
 	fi
 	# The reads the choice leaves to the interrupt (poll_stat irq_chosen, declined)
 	# are not polled ones: after the resets the choice may take the interrupt until
-	# the next window that polls measures polling again (up to 134 ms, patch 12).
+	# a probe measures polling again (within 16 reads, patch 12).
 	s0=$(poll_stat_line "$DEV")
 	i0=$(irqs_of "$DISK")
 	fio_run --name=after --filename="$DISK" --offset="$off" --size=16M --rw=randread --bs=4k \
