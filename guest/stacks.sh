@@ -187,14 +187,16 @@ io_poll_is() {
 	tap_diag "io_poll of $1 reads $(cat "$(qattr "$1" io_poll)")"
 }
 
+attr_is() {
+	[ "$(cat "$1")" = "$2" ]
+}
 # polled_or_einval DEV: writing 1 to io_poll either reads back 1 (within 20 s) or
 # fails with EINVAL and leaves 0; any other error is a failure
 polled_or_einval() {
 	_a=$(qattr "$1" io_poll)
 	[ -e "$_a" ] || { echo "$_a does not exist"; return 1; }
 	if _e=$( { set_attr "$_a" 1; } 2>&1); then
-		_i=0
-		while [ "$(cat "$_a")" != 1 ] && [ "$_i" -lt 100 ]; do sleep 0.2; _i=$((_i + 1)); done
+		dl_until 20 attr_is "$_a" 1 || :
 		tap_diag "writing 1 to $_a accepted, reads $(cat "$_a")"
 		[ "$(cat "$_a")" = 1 ]
 	else
@@ -731,17 +733,16 @@ rm_under_reader() {
 		fio_error_is 5 19
 }
 # rm_back: rescan, find the disk by its serial again, and poll it
+disk2_back() {
+	DISK2=$(nvme_disk_by_serial blkpoll2)
+	[ -n "$DISK2" ]
+}
 rm_back() {
 	pci_back blkpoll2 1 || return 1
-	_i=0
-	while DISK2=$(nvme_disk_by_serial blkpoll2) && [ -z "$DISK2" ]; do
-		_i=$((_i + 1))
-		if [ "$_i" -ge "$(s 300)" ]; then
-			echo "no namespace of blkpoll2 $(s 30) s after the rescan:" /sys/class/nvme/nvme*/nvme*n*
-			return 1
-		fi
-		sleep 0.1
-	done
+	dl_until "$(s 30)" disk2_back || {
+		echo "no namespace of blkpoll2 $(s 30) s after the rescan:" /sys/class/nvme/nvme*/nvme*n*
+		return 1
+	}
 	tap_diag "blkpoll2 is $DISK2 again"
 	# shellcheck disable=SC2086
 	ipi_at "$DISK2" 1 "$DISK2" MAX 0.01 $HP
