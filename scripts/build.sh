@@ -21,10 +21,10 @@ frags=${FRAGMENTS:-$frags}
 [ -f "$KSRC/Makefile" ] || die "build: no kernel tree in $KSRC (run 'make apply')"
 OBJ=$BUILD/obj-$VARIANT
 JOBS=${JOBS:-2}
-export CCACHE_DIR="${CCACHE_DIR:-$BUILD/ccache}"
+ccache_env
 # Fixed build identity: init/version.c stays cacheable, the image reproducible.
 export KBUILD_BUILD_TIMESTAMP="2000-01-01 00:00:00 UTC" KBUILD_BUILD_USER=blkpoll KBUILD_BUILD_HOST=blkpoll
-mkdir -p "$OBJ" "$CCACHE_DIR"
+mkdir -p "$OBJ"
 
 kmake() {
 	make -s -C "$KSRC" O="$OBJ" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"

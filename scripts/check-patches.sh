@@ -22,7 +22,7 @@ PATCHES=${PATCHES:-$TOP/patches}
 TREE=${BISECT_TREE:-$BUILD/bisect}
 OBJ=$BUILD/obj-bisect
 JOBS=${JOBS:-2}
-export CCACHE_DIR="${CCACHE_DIR:-$BUILD/ccache}"
+ccache_env
 list=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e '/^0000-cover-letter\.patch$/d' "$PATCHES/series")
 fail=0
 

@@ -15,11 +15,11 @@ OUT=$BUILD/deb
 command -v dpkg-buildpackage >/dev/null || die "deb: dpkg-buildpackage missing (make deps)"
 command -v dh_builddeb >/dev/null || die "deb: debhelper missing (make deps)"
 JOBS=${JOBS:-$(nproc)}
-export CCACHE_DIR="${CCACHE_DIR:-$BUILD/ccache}"
+ccache_env
 # Each build sorts after the previous one, so dpkg -i upgrades in place.
 KDEB_PKGVERSION=${KDEB_PKGVERSION:-$BASE_VERSION+blkpoll.$(date -u +%Y%m%d%H%M)}
 export KDEB_PKGVERSION
-mkdir -p "$OUT" "$CCACHE_DIR"
+mkdir -p "$OUT"
 
 start=$(date +%s)
 stage "deb: make -j$JOBS bindeb-pkg in $OBJ, version $KDEB_PKGVERSION (ccache in $CCACHE_DIR)"
