@@ -5,14 +5,16 @@
 # controller reset to one dedicated poll queue shared by every CPU (the v2 design).
 # Runs are interleaved: each repetition runs every row once, its modes in a rotated
 # order. Modes: irq (psync, io_poll=0), poll (psync, io_poll=1), iopoll (io_uring
-# --hipri, io_poll=0), and, when asked for, pvpoll (pvsync2, io_poll=1) and hipri
-# (pvsync2 --hipri, io_poll=0): the same preadv2() with and without RWF_HIPRI, which
-# polls whatever the per-I/O choice measured.
+# --hipri, io_poll=0), and, when asked for, hybrid (psync, io_poll=1, adaptive
+# io_poll_delay=0), pvpoll (pvsync2, io_poll=1) and hipri (pvsync2 --hipri,
+# io_poll=0): the same preadv2() with and without RWF_HIPRI, which polls whatever
+# the per-I/O choice measured (classic polling, forced). io_poll_delay is -1 but
+# for hybrid.
 #
 # usage (guest): bench-jobs.sh [runtime=3] [reps=3] [jobs=1+2+4+8] [modes=irq+poll+iopoll]
 #                              [hog=1] [pq1=1]   (hog=0 / pq1=0 leave those rows out)
 # One line per run, parsed by scripts/bench-jobs-report.py:
-# BENCH test=jobs queues=irq|pq1 mode=irq|poll|pvpoll|hipri|iopoll|hog-irq|hog-poll jobs=N rep=R
+# BENCH test=jobs queues=irq|pq1 mode=irq|poll|hybrid|pvpoll|hipri|iopoll|hog-irq|hog-poll jobs=N rep=R
 #   ios=N iops=N cpu_us_per_io=X irqs=N irq_per_io=X hog_loops=N
 set -u
 . /guest/lib/tap.sh
@@ -39,9 +41,11 @@ CTRL=${CTRL%n1}
 
 # run QUEUES MODE JOBS REP: one fio run, one BENCH line
 run() {
+	echo -1 > "$Q/io_poll_delay"
 	case $2 in
 	irq | hog-irq) echo 0 > "$Q/io_poll"; eng="--ioengine=psync" ;;
 	poll | hog-poll) echo 1 > "$Q/io_poll"; eng="--ioengine=psync" ;;
+	hybrid) echo 1 > "$Q/io_poll"; echo 0 > "$Q/io_poll_delay"; eng="--ioengine=psync" ;;
 	iopoll) echo 0 > "$Q/io_poll"; eng="--ioengine=io_uring --hipri --iodepth=1" ;;
 	pvpoll) echo 1 > "$Q/io_poll"; eng="--ioengine=pvsync2" ;;
 	hipri) echo 0 > "$Q/io_poll"; eng="--ioengine=pvsync2 --hipri" ;;

@@ -17,6 +17,16 @@ else
 	TERM_PNG="png noenhanced small"
 fi
 
+jobs_mode_title() {
+	case $1 in
+	irq) echo "interrupts (io_poll=0)" ;;
+	poll) echo "io_poll=1 (per-I/O choice)" ;;
+	hybrid) echo "adaptive (io_poll_delay=0)" ;;
+	hipri) echo "classic, forced (RWF_HIPRI)" ;;
+	iopoll) echo "io_uring IOPOLL" ;;
+	esac
+}
+
 panels=''
 for s in main randwrite seqread jobs4 null-dd file; do
 	[ -s "$RESULTS/bench-iops-$s.dat" ] && panels="$panels $s"
@@ -78,4 +88,42 @@ plot for [i=0:$((nblk - 1))] "$RESULTS/bench-cdf.dat" index i using (nines(\$1))
 EOF
 	gnuplot "$RESULTS/bench-latency.gp"
 	stage "bench-plot: $RESULTS/bench-latency.png"
+fi
+
+jobs_modes=''
+for m in irq poll hybrid hipri iopoll; do
+	[ -s "$RESULTS/bench-jobs-$m.dat" ] && jobs_modes="$jobs_modes $m"
+done
+if [ -n "$jobs_modes" ]; then
+	{
+		printf 'set terminal %s size 1400,520\n' "$TERM_PNG"
+		printf 'set output "%s/bench-jobs.png"\n' "$RESULTS"
+		echo 'set multiplot layout 1,2 title "4 KiB randread QD1 psync per job, null-co NVMe, 2 vCPUs: median over repetitions, bars min..max"'
+		echo 'set logscale x 2'
+		echo 'set xlabel "jobs"'
+		echo 'set grid xtics ytics'
+		echo 'set yrange [0:*]'
+		echo 'set key top right'
+		echo 'set title "IOPS (all jobs)"'
+		echo 'set ylabel "IOPS"'
+		sep='plot'
+		for m in $jobs_modes; do
+			printf '%s "%s/bench-jobs-%s.dat" using 1:2:3:4 with yerrorlines lw 2 title "%s"' \
+				"$sep" "$RESULTS" "$m" "$(jobs_mode_title "$m")"
+			sep=','
+		done
+		echo
+		echo 'set title "CPU per I/O (fio usr+sys)"'
+		echo 'set ylabel "us per I/O"'
+		sep='plot'
+		for m in $jobs_modes; do
+			printf '%s "%s/bench-jobs-%s.dat" using 1:5 with linespoints lw 2 title "%s"' \
+				"$sep" "$RESULTS" "$m" "$(jobs_mode_title "$m")"
+			sep=','
+		done
+		echo
+		echo 'unset multiplot'
+	} > "$RESULTS/bench-jobs.gp"
+	gnuplot "$RESULTS/bench-jobs.gp"
+	stage "bench-plot: $RESULTS/bench-jobs.png"
 fi

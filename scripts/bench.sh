@@ -13,6 +13,9 @@
 #        BENCH_DRIVE_OPTS  -drive options of the file-backed disk (cache=writeback,aio=io_uring)
 #        BENCH_HYBRID_NSEC  null_blk completion times for guest/bench-hybrid.sh, ns, ":"
 #                       separated (50000:2000000; "" skips that boot)
+#        BENCH_JOBS     job counts for the series kernel's jobs boot, guest/bench-jobs.sh
+#                       (1+2+4+8; "" skips that boot), BENCH_JOBS_MODES its modes
+#                       (irq+poll+hybrid+hipri+iopoll), 3 s runs, BENCH_REPS repetitions
 #        BENCH_BUILD    kernels to (re)build first ("stock normal"; "" uses them as they are)
 #        BENCH_WORK     scratch area for the initramfs, disk image and boot ($BUILD/bench),
 #                       so that a benchmark never clobbers another user's initramfs or disk
@@ -30,6 +33,8 @@ REPS=${BENCH_REPS:-3}
 WORKLOADS=${BENCH_WORKLOADS:-main+randwrite+seqread+jobs4}
 BUILDS=${BENCH_BUILD-stock normal}
 HYBRID_NSEC=${BENCH_HYBRID_NSEC-50000:2000000}
+JOBS=${BENCH_JOBS-1+2+4+8}
+JOBS_MODES=${BENCH_JOBS_MODES:-irq+poll+hybrid+hipri+iopoll}
 # The ext4 row's disk through the host page cache: the row measures the guest's I/O
 # path, not this host's own disk (whose O_DIRECT reads take longer than the whole guest I/O).
 export DRIVE_OPTS="${BENCH_DRIVE_OPTS:-cache=writeback,aio=io_uring}"
@@ -154,6 +159,21 @@ if [ -n "$HYBRID_NSEC" ]; then
 	steal_note "hybrid boot" "$t_boot" "$s_boot"
 fi
 
+# Polling against the number of jobs (issue 14): QD1 psync per job on the null-co disk,
+# every mode in the same boot, and 1 polled reader beside 2 CPU-bound tasks.
+jlog=$RESULTS/bench-jobs-series.log
+rm -f "$jlog" "$RESULTS"/bench-jobs-*.dat
+if [ -n "$JOBS" ]; then
+	nrows=$(($(echo "$JOBS" | tr + ' ' | wc -w) * $(echo "$JOBS_MODES" | tr + ' ' | wc -w) + 2))
+	jsecs=$((REPS * nrows * 5 + 30))
+	stage "bench: jobs $JOBS, modes $JOBS_MODES, ~$((jsecs / 60 + 1)) min, log $jlog"
+	t_boot=$(date +%s) s_boot=$(steal_ticks)
+	if QUIET=1 BUILD=$WORK VARIANT=normal TIMEOUT=$((jsecs * 3 + 300)) \
+		sh "$TOP/scripts/boot.sh" -l "$jlog" bench-jobs.sh "jobs=$JOBS" "modes=$JOBS_MODES" \
+		"reps=$REPS" runtime=3 pq1=0; then :; else failed="$failed jobs"; fi
+	steal_note "jobs boot" "$t_boot" "$s_boot"
+fi
+
 sh "$TOP/scripts/bench-report.sh"
 {
 	printf '\n## Host steal time per boot\n\n'
@@ -167,6 +187,16 @@ if [ -s "${hlog%.log}.bench" ]; then
 		sh "$TOP/scripts/bench-hybrid-report.sh" "${hlog%.log}.bench"
 	} >> "$RESULTS/bench.md"
 fi
+if grep -q 'BENCH test=jobs ' "$jlog" 2>/dev/null; then
+	{
+		printf '\n## Polling against the number of jobs (4 KiB randread QD1 psync per job, null-co NVMe)\n\n'
+		printf 'One boot of the series kernel, modes interleaved in rotated order. poll is io_poll=1\n'
+		printf '(the per-I/O choice), hybrid io_poll=1 with io_poll_delay=0, hipri pvsync2 --hipri\n'
+		printf '(classic polling, forced), iopoll io_uring --hipri; x irq and x IOPOLL to the same\n'
+		printf 'jobs row. Plot: bench-jobs.png.\n\n'
+		python3 "$TOP/scripts/bench-jobs-report.py" --targets --dat "$RESULTS" "$jlog"
+	} >> "$RESULTS/bench.md"
+fi
 sh "$TOP/scripts/bench-plot.sh" || stage "bench: plots failed (gnuplot?), the report stands"
 # Publish only now: the hybrid and steal sections and the plots come after bench-report.sh.
 if [ "${BENCH_PUBLISH:-0}" = 1 ]; then
@@ -174,6 +204,7 @@ if [ "${BENCH_PUBLISH:-0}" = 1 ]; then
 	cp "$RESULTS/bench.md" "$TOP/doc/results/"
 	for p in "$RESULTS"/bench-*.png; do [ ! -f "$p" ] || cp "$p" "$TOP/doc/results/"; done
 	[ ! -s "${hlog%.log}.bench" ] || cp "${hlog%.log}.bench" "$TOP/doc/results/bench-hybrid.bench"
+	[ ! -s "$jlog" ] || grep -a 'BENCH test=jobs \|^# ' "$jlog" > "$TOP/doc/results/bench-jobs.lines"
 	stage "bench: report copied to $TOP/doc/results/"
 fi
 stage "bench: done in $((($(date +%s) - T0) / 60)) min: $RESULTS/bench.md"

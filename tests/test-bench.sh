@@ -71,9 +71,41 @@ t_grep '^\| 50000 \| 1 \| hybrid \| 3 \| 900 \| 0.90 \| 555.6 \| 0.56 \| 50 \| 0
 t_grep '^\| 50000 \| 1 \| irq \| 3 \| 500 \| 0.50 \| 400.0 \| 0.40 \|' "interrupts against classic polling"
 t_expect nonzero "bench-hybrid-report wants a file" sh "$TOP/scripts/bench-hybrid-report.sh"
 
+# --- jobs table: medians, ratios of medians, per-repetition ratios, the targets
+jline() { # mode jobs rep iops cpu loops
+	printf '[  9.1] BENCH test=jobs queues=irq mode=%s jobs=%s rep=%s ios=3000 iops=%s cpu_us_per_io=%s irqs=0 irq_per_io=0.000 hog_loops=%s\r\n' "$@"
+}
+{
+	echo 'noise before'
+	for r in 1 2 3; do
+		jline irq 1 $r $((1000 + r * 100)) 40 0
+		jline poll 1 $r $((2000 + r * 100)) 60 0
+		jline hybrid 1 $r 2000 30 0
+		jline iopoll 1 $r 2100 70 0
+		jline irq 2 $r 1000 40 0
+		jline poll 2 $r $((900 + r * 100)) 80 0
+		jline hog-irq 1 $r 500 40 1000
+		jline hog-poll 1 $r 500 40 $((800 + r * 100))
+	done
+} > "$d/jobs.log"
+t_expect 0 "bench-jobs-report runs" python3 "$TOP/scripts/bench-jobs-report.py" --targets --dat "$d" "$d/jobs.log"
+t_grep '^\| irq \| 1 \| poll \| 2200 \(2100-2300, 3\) \| 1.83 \| 1.05 \| 60.0 \| 0.000 \|$' \
+	"1 job polled: median 2200, 2200/1200 = 1.83x irq, 2200/2100 = 1.05x IOPOLL"
+t_grep '^\| 1 job, io_poll=1 vs io_poll=0 \| >= 2.00 \| 1.83 \| 1.77-1.91, 3 \| no \|$' \
+	"target 2.0x: not met at 1.83, per-repetition 2100/1100 .. 2300/1300"
+t_grep '^\| 1 job, io_poll=1 vs io_uring IOPOLL \| >= 1.00 \| 1.05 \| 1.00-1.10, 3 \| yes \|$' "target 1.0x IOPOLL: met"
+t_grep '^\| 2 jobs \(= vCPUs\), io_poll=1 vs io_poll=0 \| >= 1.00 \| 1.10 \| 1.00-1.20, 3 \| yes \|$' "2 jobs: 1100/1000"
+t_grep '^\| 4 jobs, io_poll=1 vs io_poll=0 \| >= 1.00 \| - \| - \| not measured \|$' "a case without runs is not measured, not met"
+t_grep '^\| 1 polled reader \+ 2 CPU-bound tasks: their loops \| >= 0.90 \| 1.00 \| 0.90-1.10, 3 \| yes \|$' "the CPU-bound tasks' loops"
+t_grep '^\| adaptive vs classic, emulated NVMe, 1 job: CPU per I/O \| <= 1.00 \| 0.50 \| 0.50-0.50, 3 \| yes \|$' \
+	"CPU per I/O is an at-most target: 30 / 60"
+t_expect 0 "a .dat per mode measured, none for hipri" sh -c "test -s '$d/bench-jobs-poll.dat' && test -s '$d/bench-jobs-hybrid.dat' && test ! -e '$d/bench-jobs-hipri.dat'"
+t_expect 0 "bench-jobs-poll.dat: jobs, IOPS median/min/max, CPU" grep -qx "2 1100 1000 1200 80.0" "$d/bench-jobs-poll.dat"
+t_expect nonzero "bench-jobs-report: a log without BENCH lines fails" python3 "$TOP/scripts/bench-jobs-report.py" "$d/hybrid.bench"
+
 if command -v gnuplot >/dev/null; then
-	t_expect 0 "bench-plot draws both PNGs" env RESULTS="$d" sh "$TOP/scripts/bench-plot.sh"
-	t_expect 0 "the PNGs are PNGs" sh -c "head -c 4 '$d/bench-iops.png' | grep -q PNG && head -c 4 '$d/bench-latency.png' | grep -q PNG"
+	t_expect 0 "bench-plot draws the PNGs" env RESULTS="$d" sh "$TOP/scripts/bench-plot.sh"
+	t_expect 0 "the PNGs are PNGs" sh -c "head -c 4 '$d/bench-iops.png' | grep -q PNG && head -c 4 '$d/bench-latency.png' | grep -q PNG && head -c 4 '$d/bench-jobs.png' | grep -q PNG"
 else
 	t_ok "bench-plot # SKIP no gnuplot"
 fi
