@@ -3,7 +3,9 @@
 # into /guest/bin): first on the null_blk devices it creates through configfs,
 # then on the file-backed NVMe disk with writes allowed, then on the NVMe
 # multipath head node (two controllers, 4 KiB logical blocks) with writes allowed,
-# then on the second disk set read-only (blockdev --setro).
+# then on the second disk set read-only (blockdev --setro), then on a partition of that
+# disk with writes allowed, then read-only on namespace 2 of the first disk's
+# controller (null-co: it drops writes, so no data test there).
 # Each run is one TAP result here; the harness's own TAP is nested below it as
 # '# ' lines (the kselftest runner's convention), so the log stays one stream.
 # A run passes when the harness exits 0 and its "# Totals:" line shows no
@@ -13,7 +15,7 @@
 #        (host):  sh guest/selftest.sh verdict RUN FILE   judge saved harness output
 set -u
 
-# Skips a run may have: "RUN TEST REASON" a line (RUN: null_blk, disk, mpath or ro; TEST
+# Skips a run may have: "RUN TEST REASON" a line (RUN: null_blk, disk, mpath, ro, part or ns2; TEST
 # as the harness names it, or a prefix ending in *). Any other skip fails the run: a
 # skip is not a pass.
 EXPECTED_SKIPS='
@@ -27,6 +29,7 @@ mpath data.hipri_preadv2.roundtrip_4m_plus_512 not a multiple of the 4 KiB logic
 mpath data.io_poll_preadv.roundtrip_512 not a multiple of the 4 KiB logical block size
 mpath data.io_poll_preadv.roundtrip_4m_plus_512 not a multiple of the 4 KiB logical block size
 ro data.* every data test writes its pattern first; a read-only device takes no write
+ns2 data.* every data test writes its pattern first; null-co drops writes and reads zeroes
 '
 
 # ksft_verdict RUN FILE: judge kselftest harness output (FILE) of run RUN: one line
@@ -133,6 +136,25 @@ if [ -n "${BLKPOLL_DISK2:-}" ] && blockdev --setro "$BLKPOLL_DISK2" &&
 	blockdev --setrw "$BLKPOLL_DISK2"
 else
 	tap_not_ok "blk_poll_test: read-only device (no second disk ${BLKPOLL_DISK2:-}, or blockdev --setro failed)"
+fi
+# A partition: the test resolves it to its disk's queue/io_poll and controller.
+PART=${BLKPOLL_DISK2:-}p1
+if [ -n "${BLKPOLL_DISK2:-}" ] &&
+	printf 'label: dos\nstart=2048, size=524288, type=83\n' | sfdisk -q "$BLKPOLL_DISK2" &&
+	blockdev --rereadpt "$BLKPOLL_DISK2" && [ -b "$PART" ]; then
+	run_selftest part "$PART (partition at 1 MiB)" BLK_POLL_DEV="$PART" BLK_POLL_WRITE=1
+else
+	tap_not_ok "blk_poll_test: partition (no second disk ${BLKPOLL_DISK2:-}, or sfdisk made no $PART)"
+fi
+# The next boot's tests expect the second disk unpartitioned.
+if [ -n "${BLKPOLL_DISK2:-}" ]; then
+	dd if=/dev/zero of="$BLKPOLL_DISK2" bs=1M count=1 oflag=direct 2> /dev/null
+	blockdev --rereadpt "$BLKPOLL_DISK2" || true
+fi
+if [ -n "${BLKPOLL_DISK_NS2:-}" ]; then
+	run_selftest ns2 "$BLKPOLL_DISK_NS2 (namespace 2 beside the disk, read-only run)" BLK_POLL_DEV="$BLKPOLL_DISK_NS2"
+else
+	tap_not_ok "blk_poll_test: namespace 2 of the blkpoll0 controller (not found)"
 fi
 
 tap_end

@@ -74,4 +74,7 @@ t_expect 1 "but not on the writable disk run" verdict disk "$d/ro"
 t_expect 1 "a skip outside the prefix fails the read-only run" verdict ro "$d/ro-poll"
 { harness 3; dataskip database.x; } > "$d/ro-near"
 t_expect 1 "the prefix is data. with its dot: database.x is not expected" verdict ro "$d/ro-near"
+t_expect 0 "a data.* skip is expected on namespace 2 (null-co drops writes)" verdict ns2 "$d/ro"
+t_expect 1 "a polling skip fails the namespace 2 run" verdict ns2 "$d/ro-poll"
+t_expect 1 "the partition run is writable: a data.* skip fails it" verdict part "$d/ro"
 t_end
