@@ -3,7 +3,7 @@
 # scripts/build-stock.sh) and the patched one (scripts/build.sh normal), build an
 # initramfs, boot each configuration in QEMU with the same disks, run guest/bench.sh,
 # collect the BENCH lines into $RESULTS/bench-<kernel>-<boot>.bench, then write the
-# report (scripts/bench-report.sh) and the plots (scripts/bench-plot.sh).
+# report and the plots (scripts/bench-compose.sh).
 # usage: bench.sh
 # env:   BENCH_BOOTS    configurations, kernel:boot ("stock:default stock:pq1 series:default");
 #                       kernel stock = obj-stock, series = obj-normal; boot pq1 adds
@@ -161,8 +161,9 @@ fi
 
 # Polling against the number of jobs (issue 14): QD1 psync per job on the null-co disk,
 # every mode in the same boot, and 1 polled reader beside 2 CPU-bound tasks.
-jlog=$RESULTS/bench-jobs-series.log
-rm -f "$jlog" "$RESULTS"/bench-jobs-*.dat
+# Not bench-*.log: bench-report.sh reads every bench-*.bench as its own rows.
+jlog=$RESULTS/jobs-series.log
+rm -f "$jlog" "${jlog%.log}.bench" "${jlog%.log}.tap" "$RESULTS"/bench-jobs-*.dat
 if [ -n "$JOBS" ]; then
 	nrows=$(($(echo "$JOBS" | tr + ' ' | wc -w) * $(echo "$JOBS_MODES" | tr + ' ' | wc -w) + 2))
 	jsecs=$((REPS * nrows * 5 + 30))
@@ -174,38 +175,6 @@ if [ -n "$JOBS" ]; then
 	steal_note "jobs boot" "$t_boot" "$s_boot"
 fi
 
-sh "$TOP/scripts/bench-report.sh"
-{
-	printf '\n## Host steal time per boot\n\n'
-	cat "$STEAL"
-} >> "$RESULTS/bench.md"
-if [ -s "${hlog%.log}.bench" ]; then
-	{
-		printf '\n## Hybrid polling on slower devices (null_blk irqmode=2, psync 4 KiB randread)\n\n'
-		printf 'Same boot, interleaved. CPU us/IO is fio usr+sys of the I/O threads per I/O; x poll\n'
-		printf 'compares with classic polling (io_poll_delay=-1) of the same device and jobs.\n\n'
-		sh "$TOP/scripts/bench-hybrid-report.sh" "${hlog%.log}.bench"
-	} >> "$RESULTS/bench.md"
-fi
-if grep -q 'BENCH test=jobs ' "$jlog" 2>/dev/null; then
-	{
-		printf '\n## Polling against the number of jobs (4 KiB randread QD1 psync per job, null-co NVMe)\n\n'
-		printf 'One boot of the series kernel, modes interleaved in rotated order. poll is io_poll=1\n'
-		printf '(the per-I/O choice), hybrid io_poll=1 with io_poll_delay=0, hipri pvsync2 --hipri\n'
-		printf '(classic polling, forced), iopoll io_uring --hipri; x irq and x IOPOLL to the same\n'
-		printf 'jobs row. Plot: bench-jobs.png.\n\n'
-		python3 "$TOP/scripts/bench-jobs-report.py" --targets --dat "$RESULTS" "$jlog"
-	} >> "$RESULTS/bench.md"
-fi
-sh "$TOP/scripts/bench-plot.sh" || stage "bench: plots failed (gnuplot?), the report stands"
-# Publish only now: the hybrid and steal sections and the plots come after bench-report.sh.
-if [ "${BENCH_PUBLISH:-0}" = 1 ]; then
-	mkdir -p "$TOP/doc/results"
-	cp "$RESULTS/bench.md" "$TOP/doc/results/"
-	for p in "$RESULTS"/bench-*.png; do [ ! -f "$p" ] || cp "$p" "$TOP/doc/results/"; done
-	[ ! -s "${hlog%.log}.bench" ] || cp "${hlog%.log}.bench" "$TOP/doc/results/bench-hybrid.bench"
-	[ ! -s "$jlog" ] || grep -a 'BENCH test=jobs \|^# ' "$jlog" > "$TOP/doc/results/bench-jobs.lines"
-	stage "bench: report copied to $TOP/doc/results/"
-fi
+RESULTS="$RESULTS" BENCH_PUBLISH="${BENCH_PUBLISH:-0}" sh "$TOP/scripts/bench-compose.sh"
 stage "bench: done in $((($(date +%s) - T0) / 60)) min: $RESULTS/bench.md"
 [ -z "$failed" ] || die "bench: boot(s) failed:$failed (logs $RESULTS/bench-*.log)"
