@@ -54,7 +54,7 @@ help:
 	@echo "  make check-patches  host checks of the patch files (hook: CHECK_PATCHES)"
 	@echo "  make bench          stock vs patched kernel in QEMU: psync irq/poll/hybrid, io_uring, dd, ext4,"
 	@echo "                      1-8 jobs per mode with the issue 14 targets and bench-jobs.png"
-	@echo "                      -> $(RESULTS)/bench.md + PNGs (scripts/bench.sh; ~30 min)"
+	@echo "                      -> $(RESULTS)/bench.md + PNGs (scripts/bench.sh; ~25 min)"
 	@echo "  make bench-quick    the same with 1 repetition of 2 s runs (checks the pipeline)"
 	@echo "  make reliability-breaks  each reliability phase broken on purpose must fail (~15 min)"
 	@echo "  make deb            Debian packages of the patched kernel (Debian's config, localmodconfig"
