@@ -80,6 +80,7 @@ if [ "${1:-}" = verdict ]; then
 fi
 
 . /guest/lib/tap.sh
+. /guest/lib/nvme-disk.sh
 
 BIN=/guest/bin/blk_poll_test
 tap_diag "kernel $(uname -r), $(nproc) CPUs, file-backed disk ${BLKPOLL_DISK:-?}"
@@ -147,10 +148,7 @@ else
 	tap_not_ok "blk_poll_test: partition (no second disk ${BLKPOLL_DISK2:-}, or sfdisk made no $PART)"
 fi
 # The next boot's tests expect the second disk unpartitioned.
-if [ -n "${BLKPOLL_DISK2:-}" ]; then
-	dd if=/dev/zero of="$BLKPOLL_DISK2" bs=1M count=1 oflag=direct 2> /dev/null
-	blockdev --rereadpt "$BLKPOLL_DISK2" || true
-fi
+[ -z "${BLKPOLL_DISK2:-}" ] || wipe "$BLKPOLL_DISK2" || tap_diag "wiping $BLKPOLL_DISK2 failed"
 if [ -n "${BLKPOLL_DISK_NS2:-}" ]; then
 	run_selftest ns2 "$BLKPOLL_DISK_NS2 (namespace 2 beside the disk, read-only run)" BLK_POLL_DEV="$BLKPOLL_DISK_NS2"
 else

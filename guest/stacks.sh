@@ -208,13 +208,6 @@ polled_or_einval() {
 	fi
 }
 
-wipe() {
-	for _d in "$@"; do
-		dd if=/dev/zero of="$_d" bs=1M count=2 oflag=direct 2> /dev/null || return 1
-		blockdev --rereadpt "$_d" || true
-	done
-}
-
 # ------------------------------------------------------------------ preconditions
 if [ -n "$DISK" ] && [ -b "$DISK" ]; then
 	tap_ok "file-backed NVMe disk $DISK (serial blkpoll0) present"

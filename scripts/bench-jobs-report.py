@@ -112,12 +112,13 @@ def targets_table(runs):
     for case, key, num, den, at_least, target in TARGETS:
         r = ratio(med(runs, key, **num), med(runs, key, **den))
         reps = rep_ratios(runs, key, num, den)
+        want = f"{'>=' if at_least else '<='} {target:.2f}"
         if r is None:
-            print(f"| {case} | {'>=' if at_least else '<='} {target:.2f} | - | - | not measured |")
+            print(f"| {case} | {want} | - | - | not measured |")
             continue
         met = r >= target if at_least else r <= target
         span = f"{min(reps):.2f}-{max(reps):.2f}, {len(reps)}" if reps else "-"
-        print(f"| {case} | {'>=' if at_least else '<='} {target:.2f} | {r:.2f} | {span} | {'yes' if met else 'no'} |")
+        print(f"| {case} | {want} | {r:.2f} | {span} | {'yes' if met else 'no'} |")
 
 
 def write_dat(runs, directory):

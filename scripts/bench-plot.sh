@@ -94,6 +94,16 @@ jobs_modes=''
 for m in irq poll hybrid hipri iopoll; do
 	[ -s "$RESULTS/bench-jobs-$m.dat" ] && jobs_modes="$jobs_modes $m"
 done
+# jobs_plot "COLUMNS with STYLE": one plot command, a line per mode in $jobs_modes
+jobs_plot() {
+	_sep='plot'
+	for _m in $jobs_modes; do
+		printf '%s "%s/bench-jobs-%s.dat" using %s lw 2 title "%s"' \
+			"$_sep" "$RESULTS" "$_m" "$1" "$(jobs_mode_title "$_m")"
+		_sep=','
+	done
+	echo
+}
 if [ -n "$jobs_modes" ]; then
 	{
 		printf 'set terminal %s size 1400,520\n' "$TERM_PNG"
@@ -106,22 +116,10 @@ if [ -n "$jobs_modes" ]; then
 		echo 'set key top right'
 		echo 'set title "IOPS (all jobs)"'
 		echo 'set ylabel "IOPS"'
-		sep='plot'
-		for m in $jobs_modes; do
-			printf '%s "%s/bench-jobs-%s.dat" using 1:2:3:4 with yerrorlines lw 2 title "%s"' \
-				"$sep" "$RESULTS" "$m" "$(jobs_mode_title "$m")"
-			sep=','
-		done
-		echo
+		jobs_plot '1:2:3:4 with yerrorlines'
 		echo 'set title "CPU per I/O (fio usr+sys)"'
 		echo 'set ylabel "us per I/O"'
-		sep='plot'
-		for m in $jobs_modes; do
-			printf '%s "%s/bench-jobs-%s.dat" using 1:5 with linespoints lw 2 title "%s"' \
-				"$sep" "$RESULTS" "$m" "$(jobs_mode_title "$m")"
-			sep=','
-		done
-		echo
+		jobs_plot '1:5 with linespoints'
 		echo 'unset multiplot'
 	} > "$RESULTS/bench-jobs.gp"
 	gnuplot "$RESULTS/bench-jobs.gp"

@@ -1,6 +1,7 @@
 # shellcheck shell=sh
 # Find the test VM's NVMe disks by the serial number QEMU gave each controller
-# (scripts/boot.sh): NVMe probes asynchronously, so instance numbers vary.
+# (scripts/boot.sh): NVMe probes asynchronously, so instance numbers vary; and wipe
+# a disk blank for the next test.
 
 # nvme_live_ctrls SERIAL: the sysfs directories of the live controllers QEMU gave
 # SERIAL, one a line
@@ -26,4 +27,13 @@ nvme_disk_by_serial() {
 		done
 	done
 	return 0
+}
+
+# wipe DISK...: zero the first 2 MiB (partition table, superblocks) and reread the
+# partition table, so that a later test finds the disk blank
+wipe() {
+	for _d in "$@"; do
+		dd if=/dev/zero of="$_d" bs=1M count=2 oflag=direct 2> /dev/null || return 1
+		blockdev --rereadpt "$_d" || true
+	done
 }
