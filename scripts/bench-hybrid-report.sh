@@ -1,7 +1,10 @@
 #!/bin/sh
 # The hybrid polling table: medians of guest/bench-hybrid.sh's BENCH test=hybrid lines
 # per (completion_nsec, jobs, mode), and each mode against classic polling of the same
-# device and jobs: IOPS and CPU time per I/O (fio usr+sys of the I/O threads).
+# device and jobs: IOPS and CPU time per I/O (fio usr+sys of the I/O threads). Then issue
+# 14's adaptive targets on null_blk (1 job), each with the interrupt's own CPU per I/O
+# against classic's: sleeping cannot cost less CPU than not polling at all, so where that
+# floor is above the target the target is out of reach on the machine measured.
 # usage: bench-hybrid-report.sh FILE.bench...   Markdown on stdout.
 set -eu
 
@@ -42,5 +45,25 @@ END {
 		xc = (poll in n) ? sprintf("%.2f", cpu / median(poll SUBSEP "cpu")) : "-"
 		printf "| %d | %d | %s | %d | %.0f | %s | %.1f | %s | %.0f | %.2f |\n", k[1], k[2], k[3], n[order[r]],
 			iops, xi, cpu, xc, median(order[r] SUBSEP "p99"), median(order[r] SUBSEP "sleeps")
+	}
+	# adaptive vs classic at 1 job: completion_nsec, IOPS at least, CPU per I/O at most
+	split("50000 0.90 0.70 2000000 0.95 0.50", t, " ")
+	print "\n| adaptive vs classic, 1 job | target | IOPS x classic | CPU/IO x classic | irq CPU/IO x classic | met |"
+	print "|---|---|--:|--:|--:|---|"
+	for (i = 1; i in t; i += 3) {
+		hyb = t[i] SUBSEP 1 SUBSEP "hybrid"; poll = t[i] SUBSEP 1 SUBSEP "poll"; irq = t[i] SUBSEP 1 SUBSEP "irq"
+		want = sprintf(">= %.2f IOPS at <= %.2f CPU", t[i + 1], t[i + 2])
+		if (!(hyb in n) || !(poll in n)) {
+			printf "| %d ns null_blk | %s | - | - | - | not measured |\n", t[i], want
+			continue
+		}
+		xi = median(hyb SUBSEP "iops") / median(poll SUBSEP "iops")
+		xc = median(hyb SUBSEP "cpu") / median(poll SUBSEP "cpu")
+		floor = (irq in n) ? median(irq SUBSEP "cpu") / median(poll SUBSEP "cpu") : -1
+		met = (xi >= t[i + 1] && xc <= t[i + 2]) ? "yes" : "no"
+		if (met == "no" && floor > t[i + 2])
+			met = sprintf("no: out of reach here, the interrupt alone costs %.2fx", floor)
+		printf "| %d ns null_blk | %s | %.2f | %.2f | %s | %s |\n", t[i], want, xi, xc,
+			floor < 0 ? "-" : sprintf("%.2f", floor), met
 	}
 }' "$@"

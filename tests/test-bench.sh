@@ -69,6 +69,18 @@ t_grep '^\| 50000 \| 1 \| poll \| 3 \| 1000 \| 1.00 \| 1000.0 \| 1.00 \| 50 \| 0
 t_grep '^\| 50000 \| 1 \| hybrid \| 3 \| 900 \| 0.90 \| 555.6 \| 0.56 \| 50 \| 0.50 \|$' \
 	"hybrid: 0.9x the IOPS at 50% CPU = 0.56x the CPU per I/O, half the I/Os slept"
 t_grep '^\| 50000 \| 1 \| irq \| 3 \| 500 \| 0.50 \| 400.0 \| 0.40 \|' "interrupts against classic polling"
+t_grep '^\| 50000 ns null_blk \| >= 0.90 IOPS at <= 0.70 CPU \| 0.90 \| 0.56 \| 0.40 \| yes \|$' \
+	"target: 0.90x IOPS at 0.56x CPU meets >= 0.90 at <= 0.70"
+t_grep '^\| 2000000 ns null_blk \| >= 0.95 IOPS at <= 0.50 CPU \| - \| - \| - \| not measured \|$' \
+	"target: a device not run says not measured"
+for r in 1 2 3; do
+	hline 2000000 irq 1 $r 500 30 0 0
+	hline 2000000 poll 1 $r 500 50 0 1000
+	hline 2000000 hybrid 1 $r 500 40 900 1000
+done >> "$d/hybrid.bench"
+t_expect 0 "bench-hybrid-report with a 2ms device" sh "$TOP/scripts/bench-hybrid-report.sh" "$d/hybrid.bench"
+t_grep '^\| 2000000 ns null_blk \| >= 0.95 IOPS at <= 0.50 CPU \| 1.00 \| 0.80 \| 0.60 \| no: out of reach here, the interrupt alone costs 0.60x \|$' \
+	"target: the interrupt's own CPU above the target says out of reach"
 t_expect nonzero "bench-hybrid-report wants a file" sh "$TOP/scripts/bench-hybrid-report.sh"
 
 # --- jobs table: medians, ratios of medians, per-repetition ratios, the targets
