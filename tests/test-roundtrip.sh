@@ -29,7 +29,8 @@ git -C "$RT" commit -q -m "Documentation: add a test file
 
 Second test patch, a new file."
 mkdir "$d/p"
-printf 'Subject: [PATCH 0/2] test cover letter\n\nhand-written\n' > "$d/p/0000-cover-letter.patch"
+printf 'Subject: [PATCH 0/2] test cover letter\n\nhand-written\n\n%s\n' \
+	"$(git -C "$RT" diff --shortstat base HEAD)" > "$d/p/0000-cover-letter.patch"
 t_expect 0 "export writes the series" env KSRC="$RT" sh "$S/export.sh" "$d/p"
 t_expect 0 "series lists the two patches in order" \
 	sh -c "[ \"\$(cat '$d/p/series')\" = '0001-README-add-a-line.patch
@@ -49,6 +50,12 @@ sed -i 's/^ README | 2 ++$/ README | 3 +++/' "$d/p/0001-README-add-a-line.patch"
 t_expect 0 "(setup) diffstat edited" sh -c "! cmp -s '$d/p/0001-README-add-a-line.patch' '$d/orig/0001-README-add-a-line.patch'"
 t_expect nonzero "export-check fails when a patch file was edited" env PATCHES="$d/p" sh "$S/roundtrip.sh"
 t_grep '^\+ README \| 2 \+\+$' "the mismatch is shown as a diff"
+
+rm -rf "$d/p" && cp -R "$d/orig" "$d/p"
+sed -i 's/ 3 insertions(+)$/ 4 insertions(+)/' "$d/p/0000-cover-letter.patch"
+t_expect 0 "(setup) cover letter diffstat edited" grep -q ' 4 insertions' "$d/p/0000-cover-letter.patch"
+t_expect nonzero "export-check fails when the cover letter's diffstat is stale" env PATCHES="$d/p" sh "$S/roundtrip.sh"
+t_grep "diffstat is not the series' \( 2 files changed, 3 insertions\(\+\)\)" "it prints the series' diffstat"
 
 rm -rf "$d/p" && cp -R "$d/orig" "$d/p"
 printf '0002-Documentation-add-a-test-file.patch\n0001-README-add-a-line.patch\n' > "$d/p/series"
