@@ -141,7 +141,7 @@ fi
 # A partition: the test resolves it to its disk's queue/io_poll and controller.
 PART=${BLKPOLL_DISK2:-}p1
 if [ -n "${BLKPOLL_DISK2:-}" ] &&
-	printf 'label: dos\nstart=2048, size=524288, type=83\n' | sfdisk -q "$BLKPOLL_DISK2" &&
+	partition_at_1m "$BLKPOLL_DISK2" 256 &&
 	blockdev --rereadpt "$BLKPOLL_DISK2" && [ -b "$PART" ]; then
 	run_selftest part "$PART (partition at 1 MiB)" BLK_POLL_DEV="$PART" BLK_POLL_WRITE=1
 else

@@ -306,7 +306,7 @@ fi
 # ------------------------------------------------------------------ part
 PART=${DISK}p1
 part_make() {
-	printf 'label: dos\nstart=2048, size=1048576, type=83\n' | sfdisk -q "$DISK" || return 1
+	partition_at_1m "$DISK" 512 || return 1
 	dl_until 10 test -b "$PART" || { echo "$PART did not appear"; return 1; }
 	tap_diag "$PART: start $(cat "/sys/class/block/${PART#/dev/}/start"), $(($(cat "/sys/class/block/${PART#/dev/}/size") / 2048)) MiB"
 	mkfs.ext4 -F -q -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 "$PART" && mount -t ext4 "$PART" "$MNT"

@@ -1,7 +1,7 @@
 # shellcheck shell=sh
 # Find the test VM's NVMe disks by the serial number QEMU gave each controller
-# (scripts/boot.sh): NVMe probes asynchronously, so instance numbers vary; and wipe
-# a disk blank for the next test.
+# (scripts/boot.sh): NVMe probes asynchronously, so instance numbers vary; partition
+# a disk, and wipe it blank for the next test.
 
 # nvme_live_ctrls SERIAL: the sysfs directories of the live controllers QEMU gave
 # SERIAL, one a line
@@ -27,6 +27,11 @@ nvme_disk_by_serial() {
 		done
 	done
 	return 0
+}
+
+# partition_at_1m DISK MIB: a DOS label with one Linux partition of MIB MiB at 1 MiB
+partition_at_1m() {
+	printf 'label: dos\nstart=2048, size=%d, type=83\n' $(($2 * 2048)) | sfdisk -q "$1"
 }
 
 # wipe DISK...: zero the first 2 MiB (partition table, superblocks) and reread the
