@@ -29,9 +29,10 @@ def main():
         series = [line.strip() for line in f if line.strip() and not line.startswith("#")]
     cover = os.path.join(d, "0000-cover-letter.patch")
     errors = []
-    m = re.match(r"\[PATCH v\d+ 00/(\d+)\]", str(headers(cover)["Subject"]))
+    cover_subject = str(headers(cover)["Subject"])
+    m = re.match(r"\[PATCH v\d+ 00/(\d+)\]", cover_subject)
     if not m or int(m.group(1)) != len(series):
-        errors.append(f"cover subject does not say 00/{len(series)}: {headers(cover)['Subject']}")
+        errors.append(f"cover subject does not say 00/{len(series)}: {cover_subject}")
     with open(cover, encoding="utf-8") as f:
         body = f.read()
     m = re.search(rf"^\S.* \({len(series)}\):\n((?:      .*\n)+)", body, re.M)
