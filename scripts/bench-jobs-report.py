@@ -91,34 +91,49 @@ def hog_table(runs):
                   f"| {fmt(loops and loops[0])} | {fmt(ratio(loops, loops_irq), 2)} |")
 
 
-# (case, key, numerator, denominator, at least (True) or at most, target)
+# (case, key, numerator, denominator, at least (True) or at most, target, ceiling):
+# ceiling, where given, is the best any polling reaches in the same boot (io_uring
+# IOPOLL); a target above ceiling / denominator is out of reach on this machine.
 TARGETS = [
-    ("1 job, io_poll=1 vs io_poll=0", "iops", dict(mode="poll", jobs=1), dict(mode="irq", jobs=1), True, 2.0),
-    ("1 job, io_poll=1 vs io_uring IOPOLL", "iops", dict(mode="poll", jobs=1), dict(mode="iopoll", jobs=1), True, 1.0),
-    ("2 jobs (= vCPUs), io_poll=1 vs io_poll=0", "iops", dict(mode="poll", jobs=2), dict(mode="irq", jobs=2), True, 1.0),
-    ("4 jobs, io_poll=1 vs io_poll=0", "iops", dict(mode="poll", jobs=4), dict(mode="irq", jobs=4), True, 1.0),
-    ("8 jobs, io_poll=1 vs io_poll=0", "iops", dict(mode="poll", jobs=8), dict(mode="irq", jobs=8), True, 1.0),
-    ("1 polled reader + 2 CPU-bound tasks: reader", "iops", dict(mode="hog-poll"), dict(mode="hog-irq"), True, 1.0),
-    ("1 polled reader + 2 CPU-bound tasks: their loops", "hog_loops", dict(mode="hog-poll"), dict(mode="hog-irq"), True, 0.9),
-    ("adaptive vs classic, emulated NVMe, 1 job: IOPS", "iops", dict(mode="hybrid", jobs=1), dict(mode="poll", jobs=1), True, 0.95),
-    ("adaptive vs classic, emulated NVMe, 1 job: CPU per I/O", "cpu_us_per_io", dict(mode="hybrid", jobs=1), dict(mode="poll", jobs=1), False, 1.0),
+    ("1 job, io_poll=1 vs io_poll=0", "iops", dict(mode="poll", jobs=1), dict(mode="irq", jobs=1), True, 2.0,
+     dict(mode="iopoll", jobs=1)),
+    ("1 job, io_poll=1 vs io_uring IOPOLL", "iops", dict(mode="poll", jobs=1), dict(mode="iopoll", jobs=1), True, 1.0, None),
+    ("2 jobs (= vCPUs), io_poll=1 vs io_poll=0", "iops", dict(mode="poll", jobs=2), dict(mode="irq", jobs=2), True, 1.0, None),
+    ("4 jobs, io_poll=1 vs io_poll=0", "iops", dict(mode="poll", jobs=4), dict(mode="irq", jobs=4), True, 1.0, None),
+    ("8 jobs, io_poll=1 vs io_poll=0", "iops", dict(mode="poll", jobs=8), dict(mode="irq", jobs=8), True, 1.0, None),
+    ("1 polled reader + 2 CPU-bound tasks: reader", "iops", dict(mode="hog-poll"), dict(mode="hog-irq"), True, 1.0, None),
+    ("1 polled reader + 2 CPU-bound tasks: their loops", "hog_loops", dict(mode="hog-poll"), dict(mode="hog-irq"), True, 0.9,
+     None),
+    ("adaptive vs classic, emulated NVMe, 1 job: IOPS", "iops", dict(mode="hybrid", jobs=1), dict(mode="poll", jobs=1), True,
+     0.95, None),
+    ("adaptive vs classic, emulated NVMe, 1 job: CPU per I/O", "cpu_us_per_io", dict(mode="hybrid", jobs=1),
+     dict(mode="poll", jobs=1), False, 1.0, None),
 ]
+
+
+def verdict(runs, key, den, at_least, target, ceiling, r):
+    """'yes', 'no', or 'no: out of reach here' with the ceiling's own ratio"""
+    if (r >= target) if at_least else (r <= target):
+        return "yes"
+    best = ratio(med(runs, key, **ceiling), med(runs, key, **den)) if ceiling else None
+    if best is not None and best < target:
+        return f"no: out of reach here, io_uring IOPOLL reaches {best:.2f}x"
+    return "no"
 
 
 def targets_table(runs):
     runs = [r for r in runs if r["queues"] == "irq"]
     print("| case | target | median ratio | per-repetition ratios (min-max, n) | met |")
     print("|---|--:|--:|--:|---|")
-    for case, key, num, den, at_least, target in TARGETS:
+    for case, key, num, den, at_least, target, ceiling in TARGETS:
         r = ratio(med(runs, key, **num), med(runs, key, **den))
         reps = rep_ratios(runs, key, num, den)
         want = f"{'>=' if at_least else '<='} {target:.2f}"
         if r is None:
             print(f"| {case} | {want} | - | - | not measured |")
             continue
-        met = r >= target if at_least else r <= target
         span = f"{min(reps):.2f}-{max(reps):.2f}, {len(reps)}" if reps else "-"
-        print(f"| {case} | {want} | {r:.2f} | {span} | {'yes' if met else 'no'} |")
+        print(f"| {case} | {want} | {r:.2f} | {span} | {verdict(runs, key, den, at_least, target, ceiling, r)} |")
 
 
 def write_dat(runs, directory):
