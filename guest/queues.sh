@@ -8,15 +8,21 @@
 #          namespace 2 stays at 0, no controller reset, no I/O or verify error, no
 #          completion slower than max(10 ms, 2x the slowest of the same run without a
 #          switch); the next single reader polls
+#  iowait  the per-I/O choice (issue 14): a psync reader at io_poll=1 pinned to CPU 0
+#          polls none of its reads while another task sleeps on CPU 0 waiting for an
+#          interrupt-driven read (a null_blk read that takes 1 s): poll_stat counts
+#          each read declined, 0 polls; control: without that task most reads are not
+#          declined
 # args: only=<step+step>. Needs BLKPOLL_DISK (file-backed NVMe), BLKPOLL_DISK_NS2 (its
-# controller's null-co namespace 2) and taskset.
+# controller's null-co namespace 2), null_blk (configfs) and taskset.
 set -u
 . /guest/lib/tap.sh
 . /guest/lib/fio-check.sh
 . /guest/lib/deadline.sh
 . /guest/lib/poll-stat.sh
+. /guest/lib/nullb.sh
 
-ONLY=queues+switch
+ONLY=queues+switch+iowait
 for a in "$@"; do
 	case $a in
 	only=*) ONLY=${a#only=} ;;
@@ -193,6 +199,62 @@ if want switch; then
 		tap_not_ok "switch: slowest completion across the switch ${sw} us <= ${lim} us (10 ms, or 2x the control's ${ctl} us)"
 	fi
 	deadline "$(s 60)" "switch: the next single psync reader on $DISK polls (every read through the poll path, some found by polling)" one_reader_polls
+	dl_run "$(s 20)" set_io_poll "$DISK" 0 || tap_diag "io_poll back to 0: status $DL_RC"
+fi
+
+# ------------------------------------------------------------------ iowait
+NB=/sys/kernel/config/nullb/slowread
+
+# pinned_reader_stat: 1000 psync reads of $DISK at io_poll=1 by a job pinned to CPU 0
+# (fio itself on CPU 1); prints the poll_stat delta of $Q
+pinned_reader_stat() {
+	_s0=$(poll_stat_line "$Q")
+	# shellcheck disable=SC2086 # $PS is a list of options
+	taskset -c 1 fio --output-format=json --output=/tmp/iowait.json --name=pinned \
+		--filename="$DISK" $PS --size=256M --number_ios=1000 --cpus_allowed=0 > /tmp/iowait.log 2>&1 || return 1
+	poll_stat_delta "$_s0" "$(poll_stat_line "$Q")"
+}
+
+# declined_of STAT: the reads poll_stat says took the interrupt before any choice
+declined_of() {
+	poll_stat_get "$1" declined
+}
+
+# control_mostly_polls: alone on CPU 0, fewer than half of the reads are declined
+control_mostly_polls() {
+	set_io_poll "$DISK" 1 || return 1
+	_st=$(pinned_reader_stat) || return 1
+	tap_diag "poll_stat of $Q, reader alone: $_st"
+	[ "$(declined_of "$_st")" -lt 500 ]
+}
+
+# beside_iowait_declines: a busybox dd on CPU 0 waits 1 s per direct read of a null_blk
+# (irqmode=2, io_poll 0), so it sleeps in iowait there; meanwhile every read of the
+# pinned reader is declined and none is polled
+beside_iowait_declines() {
+	set_io_poll "$DISK" 1 || return 1
+	_nbdev=$(nullb_make "${NB##*/}" irqmode=2 completion_nsec=1000000000 size=64) || return 1
+	taskset -c 0 dd if="$_nbdev" of=/dev/null bs=4k count=20 iflag=direct 2> /dev/null &
+	_dd=$!
+	sleep 2
+	tap_diag "tasks blocked on I/O: $(awk '$1 == "procs_blocked" { print $2 }' /proc/stat)"
+	_st=$(pinned_reader_stat) || _st=failed
+	kill "$_dd" 2> /dev/null
+	wait "$_dd" 2> /dev/null
+	tap_diag "poll_stat of $Q, reader beside the waiting dd: $_st"
+	[ "$_st" != failed ] || return 1
+	[ "$(declined_of "$_st")" -ge 1000 ] && [ "$(poll_stat_get "$_st" polls)" -eq 0 ]
+}
+
+nb_remove() {
+	[ -d "$NB" ] || return 0
+	echo 0 > "$NB/power" && rmdir "$NB"
+}
+
+if want iowait; then
+	deadline "$(s 60)" "iowait: control: a psync reader alone on CPU 0 at io_poll=1 gets fewer than half its reads declined" control_mostly_polls
+	deadline "$(s 90)" "iowait: beside a task waiting on CPU 0 for an interrupt-driven read, every read of the pinned psync reader is declined, none polled" beside_iowait_declines
+	dl_run "$(s 30)" nb_remove || tap_diag "null_blk $NB removal: status $DL_RC"
 	dl_run "$(s 20)" set_io_poll "$DISK" 0 || tap_diag "io_poll back to 0: status $DL_RC"
 fi
 
