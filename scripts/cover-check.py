@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Check the cover letter against the patches it introduces.
 
-usage: cover-check.py [DIR]   (DIR: the patches directory, default patches/)
+usage: cover-check.py [--shortstat STAT] [DIR]   (DIR: the patches directory, default patches/)
 
 The subject must say "[PATCH vN 00/M]" with M the number of patches in DIR/series,
 and the shortlog must list each patch's subject, in series order, under
-"<author> (M):". Prints what disagrees and exits 1; exits 0 when all agree.
+"<author> (M):". With --shortstat (git diff --shortstat of the applied series, which
+export-check has), a line of the cover letter must be exactly STAT. Prints what
+disagrees and exits 1; exits 0 when all agree.
 """
+import argparse
 import email.parser
 import email.policy
 import os
@@ -24,7 +27,11 @@ def subject(path):
 
 
 def main():
-    d = sys.argv[1] if len(sys.argv) > 1 else "patches"
+    ap = argparse.ArgumentParser(usage=__doc__)
+    ap.add_argument("--shortstat")
+    ap.add_argument("dir", nargs="?", default="patches")
+    args = ap.parse_args()
+    d = args.dir
     with open(os.path.join(d, "series"), encoding="utf-8") as f:
         series = [line.strip() for line in f if line.strip() and not line.startswith("#")]
     cover = os.path.join(d, "0000-cover-letter.patch")
@@ -44,6 +51,8 @@ def main():
         got = listed[i] if i < len(listed) else "(missing)"
         if got != want:
             errors.append(f"shortlog line {i + 1}: '{got}', patch {series[i]} says '{want}'")
+    if args.shortstat and args.shortstat not in body.splitlines():
+        errors.append(f"the cover letter's diffstat is not the series' ({args.shortstat})")
     for e in errors:
         print(e)
     sys.exit(1 if errors else 0)

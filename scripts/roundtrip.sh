@@ -1,8 +1,9 @@
 #!/bin/sh
 # export-check: apply patches/ into a scratch tree, export it again, and require the
 # result to be byte-identical to patches/ (numbered patches and series; not the
-# hand-written cover letter, not BASE), and the cover letter to carry the series'
-# diffstat (git diff --shortstat base..HEAD). Exit 1 with the diff on mismatch.
+# hand-written cover letter, not BASE), and the cover letter to agree with the series
+# (scripts/cover-check.py: subject, shortlog, and the diffstat of git diff --shortstat
+# base..HEAD). Exit 1 with the diff on mismatch.
 # env: PATCHES (default $TOP/patches), ROUNDTRIP (scratch tree, default $BUILD/roundtrip)
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -45,10 +46,11 @@ if ! diff -ru "$tmp/want" "$tmp/got" > "$tmp/diff"; then
 	die "export-check: patches/ is not what 'make export' produces from the applied series (diff above: - patches/, + exported)"
 fi
 n=$(find "$tmp/want" -name '*.patch' | wc -l)
-# The cover letter is written by hand; its diffstat must still be the series'.
+# The cover letter is written by hand: its subject, shortlog and diffstat must still be
+# the series'.
 stat=$(git -C "$RT" diff --shortstat base HEAD)
-cover=$PATCHES/0000-cover-letter.patch
-if [ -n "$stat" ] && [ -f "$cover" ] && ! grep -qxF -- "$stat" "$cover"; then
-	die "export-check: the cover letter's diffstat is not the series' ($stat)"
+if [ -f "$PATCHES/0000-cover-letter.patch" ]; then
+	python3 "$TOP/scripts/cover-check.py" --shortstat "$stat" "$PATCHES" ||
+		die "export-check: the cover letter disagrees with the series (above)"
 fi
-stage "export-check: OK, $n patch(es) round-trip byte for byte, cover letter diffstat matches"
+stage "export-check: OK, $n patch(es) round-trip byte for byte, the cover letter agrees"

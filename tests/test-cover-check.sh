@@ -21,4 +21,12 @@ t_grep "cover subject does not say 00/" "it says the count is wrong"
 cp "$TOP"/patches/* "$d"
 sed -i '/^      block: add hybrid polling/d' "$d/0000-cover-letter.patch"
 t_expect 1 "a shortlog line missing fails" python3 "$TOP/scripts/cover-check.py" "$d"
+
+cp "$TOP"/patches/* "$d"
+stat=$(grep -E '^ [0-9]+ files? changed' "$d/0000-cover-letter.patch")
+t_expect 0 "--shortstat: the cover letter's own diffstat line passes" \
+	python3 "$TOP/scripts/cover-check.py" --shortstat "$stat" "$d"
+t_expect 1 "--shortstat: another diffstat fails" \
+	python3 "$TOP/scripts/cover-check.py" --shortstat " 1 file changed, 1 insertion(+)" "$d"
+t_grep "diffstat is not the series' \( 1 file changed, 1 insertion\(\+\)\)" "it prints the series' diffstat"
 t_end

@@ -29,7 +29,8 @@ git -C "$RT" commit -q -m "Documentation: add a test file
 
 Second test patch, a new file."
 mkdir "$d/p"
-printf 'Subject: [PATCH 0/2] test cover letter\n\nhand-written\n\n%s\n' \
+printf 'Subject: [PATCH v1 00/2] test cover letter\n\nhand-written\n\nTest Author (2):\n      %s\n      %s\n\n%s\n' \
+	"README: add a line" "Documentation: add a test file" \
 	"$(git -C "$RT" diff --shortstat base HEAD)" > "$d/p/0000-cover-letter.patch"
 t_expect 0 "export writes the series" env KSRC="$RT" sh "$S/export.sh" "$d/p"
 t_expect 0 "series lists the two patches in order" \
