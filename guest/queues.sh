@@ -215,17 +215,12 @@ pinned_reader_stat() {
 	poll_stat_delta "$_s0" "$(poll_stat_line "$Q")"
 }
 
-# declined_of STAT: the reads poll_stat says took the interrupt before any choice
-declined_of() {
-	poll_stat_get "$1" declined
-}
-
 # control_mostly_polls: alone on CPU 0, fewer than half of the reads are declined
 control_mostly_polls() {
 	set_io_poll "$DISK" 1 || return 1
 	_st=$(pinned_reader_stat) || return 1
 	tap_diag "poll_stat of $Q, reader alone: $_st"
-	[ "$(declined_of "$_st")" -lt 500 ]
+	[ "$(poll_stat_get "$_st" declined)" -lt 500 ]
 }
 
 # beside_iowait_declines: a busybox dd on CPU 0 waits 1 s per direct read of a null_blk
@@ -243,18 +238,13 @@ beside_iowait_declines() {
 	wait "$_dd" 2> /dev/null
 	tap_diag "poll_stat of $Q, reader beside the waiting dd: $_st"
 	[ "$_st" != failed ] || return 1
-	[ "$(declined_of "$_st")" -ge 1000 ] && [ "$(poll_stat_get "$_st" polls)" -eq 0 ]
-}
-
-nb_remove() {
-	[ -d "$NB" ] || return 0
-	echo 0 > "$NB/power" && rmdir "$NB"
+	[ "$(poll_stat_get "$_st" declined)" -ge 1000 ] && [ "$(poll_stat_get "$_st" polls)" -eq 0 ]
 }
 
 if want iowait; then
 	deadline "$(s 60)" "iowait: control: a psync reader alone on CPU 0 at io_poll=1 gets fewer than half its reads declined" control_mostly_polls
 	deadline "$(s 90)" "iowait: beside a task waiting on CPU 0 for an interrupt-driven read, every read of the pinned psync reader is declined, none polled" beside_iowait_declines
-	dl_run "$(s 30)" nb_remove || tap_diag "null_blk $NB removal: status $DL_RC"
+	dl_run "$(s 30)" nullb_remove "$NB" || tap_diag "null_blk $NB removal: status $DL_RC"
 	dl_run "$(s 20)" set_io_poll "$DISK" 0 || tap_diag "io_poll back to 0: status $DL_RC"
 fi
 

@@ -249,8 +249,7 @@ nb_hipri() {
 	fio_ok
 }
 nb_down() {
-	[ -d "$NB" ] || return 0
-	set_attr "$NB/power" 0 && rmdir "$NB"
+	nullb_remove "$NB"
 }
 if want nullb; then
 	rm -f /tmp/stk.nb

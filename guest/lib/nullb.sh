@@ -31,3 +31,10 @@ nullb_make() {
 	dl_until 5 nullb_exists "$_nb" || { echo "no device node for $_nb after power=1" >&2; return 1; }
 	nullb_node "$_nb"
 }
+
+# nullb_remove DIR: power the configfs null_blk DIR off and remove it; nothing to do
+# when it is gone already
+nullb_remove() {
+	[ -d "$1" ] || return 0
+	set_attr "$1/power" 0 && rmdir "$1"
+}
