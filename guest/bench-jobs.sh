@@ -9,12 +9,15 @@
 # io_poll_delay=0), pvpoll (pvsync2, io_poll=1) and hipri (pvsync2 --hipri,
 # io_poll=0): the same preadv2() with and without RWF_HIPRI, which polls whatever
 # the per-I/O choice measured (classic polling, forced). io_poll_delay is -1 but
-# for hybrid.
+# for hybrid. irq2 runs irq once more (and the hog rows hog-irq2 once more): the
+# interrupt against itself, a control that shows how far two runs of the same mode
+# differ in this boot.
 #
 # usage (guest): bench-jobs.sh [runtime=3] [reps=3] [jobs=1+2+4+8] [modes=irq+poll+iopoll]
 #                              [hog=1] [pq1=1]   (hog=0 / pq1=0 leave those rows out)
 # One line per run, parsed by scripts/bench-jobs-report.py:
-# BENCH test=jobs queues=irq|pq1 mode=irq|poll|hybrid|pvpoll|hipri|iopoll|hog-irq|hog-poll jobs=N rep=R
+# BENCH test=jobs queues=irq|pq1 mode=irq|irq2|poll|hybrid|pvpoll|hipri|iopoll|hog-irq|hog-irq2|hog-poll
+#   jobs=N rep=R
 #   ios=N iops=N cpu_us_per_io=X irqs=N irq_per_io=X hog_loops=N
 set -u
 . /guest/lib/tap.sh
@@ -43,7 +46,7 @@ CTRL=${CTRL%n1}
 run() {
 	echo -1 > "$Q/io_poll_delay"
 	case $2 in
-	irq | hog-irq) echo 0 > "$Q/io_poll"; eng="--ioengine=psync" ;;
+	irq | irq2 | hog-irq | hog-irq2) echo 0 > "$Q/io_poll"; eng="--ioengine=psync" ;;
 	poll | hog-poll) echo 1 > "$Q/io_poll"; eng="--ioengine=psync" ;;
 	hybrid) echo 1 > "$Q/io_poll"; echo 0 > "$Q/io_poll_delay"; eng="--ioengine=psync" ;;
 	iopoll) echo 0 > "$Q/io_poll"; eng="--ioengine=io_uring --hipri --iodepth=1" ;;
@@ -103,7 +106,10 @@ rows() {
 			for m in $(rotated $((rep - 1)) $(echo "$MODES" | tr + ' ')); do run "$1" "$m" "$j" "$rep"; done
 		done
 		[ "$HOG" = 0 ] && continue
-		for m in $(rotated $((rep - 1)) hog-irq hog-poll); do run "$1" "$m" 1 "$rep"; done
+		hog_modes=hog-irq+hog-poll
+		case +$MODES+ in *+irq2+*) hog_modes=$hog_modes+hog-irq2 ;; esac
+		# shellcheck disable=SC2046 # the modes are words
+		for m in $(rotated $((rep - 1)) $(echo "$hog_modes" | tr + ' ')); do run "$1" "$m" 1 "$rep"; done
 	done
 }
 

@@ -15,7 +15,8 @@
 #                       separated (50000:2000000; "" skips that boot)
 #        BENCH_JOBS     job counts for the series kernel's jobs boot, guest/bench-jobs.sh
 #                       (1+2+4+8; "" skips that boot), BENCH_JOBS_MODES its modes
-#                       (irq+poll+hybrid+hipri+iopoll), 3 s runs, BENCH_REPS repetitions
+#                       (irq+irq2+poll+hybrid+hipri+iopoll; irq2 is the interrupt again,
+#                       the control), 3 s runs, BENCH_REPS repetitions
 #        BENCH_BUILD    kernels to (re)build first ("stock normal"; "" uses them as they are)
 #        BENCH_WORK     scratch area for the initramfs, disk image and boot ($BUILD/bench),
 #                       so that a benchmark never clobbers another user's initramfs or disk
@@ -34,7 +35,7 @@ WORKLOADS=${BENCH_WORKLOADS:-main+randwrite+seqread+jobs4}
 BUILDS=${BENCH_BUILD-stock normal}
 HYBRID_NSEC=${BENCH_HYBRID_NSEC-50000:2000000}
 JOBS=${BENCH_JOBS-1+2+4+8}
-JOBS_MODES=${BENCH_JOBS_MODES:-irq+poll+hybrid+hipri+iopoll}
+JOBS_MODES=${BENCH_JOBS_MODES:-irq+irq2+poll+hybrid+hipri+iopoll}
 # The ext4 row's disk through the host page cache: the row measures the guest's I/O
 # path, not this host's own disk (whose O_DIRECT reads take longer than the whole guest I/O).
 export DRIVE_OPTS="${BENCH_DRIVE_OPTS:-cache=writeback,aio=io_uring}"

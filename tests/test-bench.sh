@@ -117,6 +117,30 @@ sed 's/mode=iopoll jobs=1 rep=\([0-9]\) ios=3000 iops=2100/mode=iopoll jobs=1 re
 t_expect 0 "bench-jobs-report runs where IOPOLL shows room" python3 "$TOP/scripts/bench-jobs-report.py" --targets "$d/jobs-room.log"
 t_grep '^\| 1 job, io_poll=1 vs io_poll=0 \| >= 2.00 \| 1.83 \| 1.77-1.91, 3 \| no \|$' \
 	"IOPOLL at 2500/1200 = 2.08x: the 2.0x target is within reach, plainly not met"
+# the control: irq2 is the interrupt again; 2 jobs polled 0.95x, the interrupt against
+# itself 0.90-1.05x: within the noise; 4 jobs polled 0.80x, below the control's 0.95-1.05x
+{
+	for r in 1 2 3; do
+		jline irq 2 $r 1000 40 0
+		jline irq2 2 $r $((850 + r * 50)) 40 0
+		jline poll 2 $r 950 40 0
+		jline irq 4 $r 1000 40 0
+		jline irq2 4 $r $((900 + r * 50)) 40 0
+		jline poll 4 $r 800 40 0
+		jline hog-irq 1 $r 500 40 1000
+		jline hog-irq2 1 $r 500 40 1000
+		jline hog-poll 1 $r 490 40 1000
+	done
+} > "$d/jobs-control.log"
+t_expect 0 "bench-jobs-report runs with the control" python3 "$TOP/scripts/bench-jobs-report.py" --targets --dat "$d/control" "$d/jobs-control.log"
+t_grep '^\| 2 jobs \(= vCPUs\), io_poll=1 vs io_poll=0 \| >= 1.00 \| 0.95 \| 0.95-0.95, 3 \| no: within this boot.s noise, the interrupt against itself 0.95 \(0.90-1.00, 3\) \|$' \
+	"2 jobs 0.95x within the control's 900/1000 .. 1000/1000"
+t_grep '^\| 4 jobs, io_poll=1 vs io_poll=0 \| >= 1.00 \| 0.80 \| 0.80-0.80, 3 \| no \|$' \
+	"4 jobs 0.80x below the control's 950/1000 .. 1050/1000: plainly not met"
+t_grep '^\| 1 polled reader \+ 2 CPU-bound tasks: reader \| >= 1.00 \| 0.98 \| 0.98-0.98, 3 \| no \|$' \
+	"hog reader 0.98x, the control exactly 1.00x: outside it, not met"
+t_grep '^\| irq \| hog-irq2 \| 500 \| 1.00 \| 1000 \| 1.00 \|$' "the hog table has the control row"
+t_expect 0 "no .dat for the control: the plot draws the ways of waiting" sh -c "test -s '$d/control/bench-jobs-irq.dat' && test ! -e '$d/control/bench-jobs-irq2.dat'"
 t_expect nonzero "bench-jobs-report: a log without BENCH lines fails" python3 "$TOP/scripts/bench-jobs-report.py" "$d/hybrid.bench"
 
 if command -v gnuplot >/dev/null; then
