@@ -66,8 +66,7 @@ bench_device() {
 	done
 	echo 0 > "$q/io_poll"
 	echo -1 > "$q/io_poll_delay"
-	echo 0 > "$nb/power"
-	rmdir "$nb"
+	nullb_remove "$nb"
 }
 
 for nsec in $(echo "$NSECS" | tr : ' '); do

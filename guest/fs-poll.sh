@@ -281,8 +281,7 @@ if nullb_up; then
 		tap_not_ok "null_blk: mkfs.ext4 and mount $NBDEV"
 		sed 's/^/#   /' /tmp/mkfs.log | tail -10
 	fi
-	set_attr "$NB/power" 0 || true
-	rmdir "$NB" || true
+	nullb_remove "$NB" || tap_not_ok "null_blk: power off and remove $NB"
 else
 	tap_not_ok "null_blk device via configfs (memory_backed=1, poll_queues=0)"
 fi
