@@ -9,10 +9,11 @@
 #          completion slower than max(10 ms, 2x the slowest of the same run without a
 #          switch); the next single reader polls
 #  iowait  the per-I/O choice (issue 14): a psync reader at io_poll=1 pinned to CPU 0
-#          polls none of its reads while another task sleeps on CPU 0 waiting for an
-#          interrupt-driven read (a null_blk read that takes 1 s): poll_stat counts
-#          each read declined, 0 polls; control: without that task most reads are not
-#          declined
+#          polls none of its reads while another task on CPU 0 waits for a read of a
+#          polling device (a null_blk at io_poll=1 whose reads take 1 s): poll_stat
+#          counts each read declined, 0 polls; beside a task waiting for the same slow
+#          device at io_poll=0 (nothing that polls) fewer than half are declined, as
+#          with the reader alone (the control)
 # args: only=<step+step>. Needs BLKPOLL_DISK (file-backed NVMe), BLKPOLL_DISK_NS2 (its
 # controller's null-co namespace 2), null_blk (configfs) and taskset.
 set -u
@@ -223,12 +224,14 @@ control_mostly_polls() {
 	[ "$(poll_stat_get "$_st" declined)" -lt 500 ]
 }
 
-# beside_iowait_declines: a busybox dd on CPU 0 waits 1 s per direct read of a null_blk
-# (irqmode=2, io_poll 0), so it sleeps in iowait there; meanwhile every read of the
-# pinned reader is declined and none is polled
-beside_iowait_declines() {
+# beside_waiter DEVPOLL: a busybox dd on CPU 0 reads the null_blk (irqmode=2, 1 s a
+# read, one poll queue) with direct I/O at io_poll=DEVPOLL, so it sleeps there waiting
+# for I/O (between polls at 1, by interrupt at 0); meanwhile the pinned reader's
+# poll_stat is written to /tmp/iowait.stat
+beside_waiter() {
 	set_io_poll "$DISK" 1 || return 1
-	_nbdev=$(nullb_make "${NB##*/}" irqmode=2 completion_nsec=1000000000 size=64) || return 1
+	_nbdev=$(nullb_make "${NB##*/}" irqmode=2 completion_nsec=1000000000 poll_queues=1 size=64) || return 1
+	set_io_poll "$_nbdev" "$1" || return 1
 	taskset -c 0 dd if="$_nbdev" of=/dev/null bs=4k count=20 iflag=direct 2> /dev/null &
 	_dd=$!
 	sleep 2
@@ -236,14 +239,29 @@ beside_iowait_declines() {
 	_st=$(pinned_reader_stat) || _st=failed
 	kill "$_dd" 2> /dev/null
 	wait "$_dd" 2> /dev/null
-	tap_diag "poll_stat of $Q, reader beside the waiting dd: $_st"
-	[ "$_st" != failed ] || return 1
+	dl_run "$(s 30)" nullb_remove "$NB" || tap_diag "null_blk $NB removal: status $DL_RC"
+	tap_diag "poll_stat of $Q, reader beside a dd waiting at io_poll=$1: $_st"
+	echo "$_st" > /tmp/iowait.stat
+	[ "$_st" != failed ]
+}
+
+# beside_polling_waiter_declines: every read declined, none polled
+beside_polling_waiter_declines() {
+	beside_waiter 1 || return 1
+	_st=$(cat /tmp/iowait.stat)
 	[ "$(poll_stat_get "$_st" declined)" -ge 1000 ] && [ "$(poll_stat_get "$_st" polls)" -eq 0 ]
+}
+
+# beside_other_waiter_polls: fewer than half the reads declined
+beside_other_waiter_polls() {
+	beside_waiter 0 || return 1
+	[ "$(poll_stat_get "$(cat /tmp/iowait.stat)" declined)" -lt 500 ]
 }
 
 if want iowait; then
 	deadline "$(s 60)" "iowait: control: a psync reader alone on CPU 0 at io_poll=1 gets fewer than half its reads declined" control_mostly_polls
-	deadline "$(s 90)" "iowait: beside a task waiting on CPU 0 for an interrupt-driven read, every read of the pinned psync reader is declined, none polled" beside_iowait_declines
+	deadline "$(s 90)" "iowait: beside a task waiting on CPU 0 for a read of a polling device, every read of the pinned psync reader is declined, none polled" beside_polling_waiter_declines
+	deadline "$(s 90)" "iowait: beside a task waiting on CPU 0 for a slow device that does not poll, fewer than half the reads are declined" beside_other_waiter_polls
 	dl_run "$(s 30)" nullb_remove "$NB" || tap_diag "null_blk $NB removal: status $DL_RC"
 	dl_run "$(s 20)" set_io_poll "$DISK" 0 || tap_diag "io_poll back to 0: status $DL_RC"
 fi
