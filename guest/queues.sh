@@ -226,8 +226,8 @@ control_mostly_polls() {
 
 # beside_waiter DEVPOLL: a busybox dd on CPU 0 reads the null_blk (irqmode=2, 1 s a
 # read, one poll queue) with direct I/O at io_poll=DEVPOLL, so it sleeps there waiting
-# for I/O (between polls at 1, by interrupt at 0); meanwhile the pinned reader's
-# poll_stat is written to /tmp/iowait.stat
+# for I/O (between polls at 1, by interrupt at 0); meanwhile the pinned reader runs,
+# and its poll_stat is left in _st
 beside_waiter() {
 	set_io_poll "$DISK" 1 || return 1
 	_nbdev=$(nullb_make "${NB##*/}" irqmode=2 completion_nsec=1000000000 poll_queues=1 size=64) || return 1
@@ -241,21 +241,19 @@ beside_waiter() {
 	wait "$_dd" 2> /dev/null
 	dl_run "$(s 30)" nullb_remove "$NB" || tap_diag "null_blk $NB removal: status $DL_RC"
 	tap_diag "poll_stat of $Q, reader beside a dd waiting at io_poll=$1: $_st"
-	echo "$_st" > /tmp/iowait.stat
 	[ "$_st" != failed ]
 }
 
 # beside_polling_waiter_declines: every read declined, none polled
 beside_polling_waiter_declines() {
 	beside_waiter 1 || return 1
-	_st=$(cat /tmp/iowait.stat)
 	[ "$(poll_stat_get "$_st" declined)" -ge 1000 ] && [ "$(poll_stat_get "$_st" polls)" -eq 0 ]
 }
 
 # beside_other_waiter_polls: fewer than half the reads declined
 beside_other_waiter_polls() {
 	beside_waiter 0 || return 1
-	[ "$(poll_stat_get "$(cat /tmp/iowait.stat)" declined)" -lt 500 ]
+	[ "$(poll_stat_get "$_st" declined)" -lt 500 ]
 }
 
 if want iowait; then
