@@ -125,15 +125,15 @@ TARGETS = [
 
 def verdict(runs, key, den, at_least, target, ceiling, control, r):
     """'yes', 'no', 'no: out of reach here' with the ceiling's own ratio, or 'no:
-    within this boot's noise' where r lies within the control's per-repetition
-    ratios to the denominator"""
+    within this boot's noise' where r is no further from the target than the
+    control's per-repetition ratios to the denominator went"""
     if (r >= target) if at_least else (r <= target):
         return "yes"
     best = ratio(med(runs, key, **ceiling), med(runs, key, **den)) if ceiling else None
     if best is not None and best < target:
         return f"no: out of reach here, io_uring IOPOLL reaches {best:.2f}x"
     noise = rep_ratios(runs, key, control, den) if control else []
-    if noise and min(noise) <= r <= max(noise):
+    if noise and ((r >= min(noise)) if at_least else (r <= max(noise))):
         return (f"no: within this boot's noise, the interrupt against itself "
                 f"{statistics.median(noise):.2f} ({min(noise):.2f}-{max(noise):.2f}, {len(noise)})")
     return "no"
