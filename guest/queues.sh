@@ -127,13 +127,6 @@ if want queues; then
 fi
 
 # ------------------------------------------------------------------ switch
-# clat_max_us: the slowest completion of any job of the last fio run, in us
-clat_max_us() {
-	# -n and inputs: 0 for a file without a job; the echo: 0 for one jq cannot parse
-	fio_jq "$FIO_JSON" -n '[inputs | .jobs[]? | .read, .write, .trim | .clat_ns.max? // 0] | max // 0 | . / 1000 | floor' ||
-		echo 0
-}
-
 # under_load [switch]: for 6 s, 4 psync jobs writing and verifying (crc32c, each its
 # own 32 MiB) on $DISK and one psync reader on namespace 2 of the same controller,
 # every queue at io_poll=0; with "switch", $DISK goes io_poll 0 -> 1 after 2 s and must

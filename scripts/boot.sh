@@ -6,7 +6,8 @@
 #        INITRAMFS, DISK ($BUILD/disk.img, sparse 1 GiB when missing: namespace 1 of a
 #        controller whose namespace 2 is null-co), DISK2 (second file-backed disk,
 #        $BUILD/disk2.img, likewise), DISK3 ($BUILD/disk3.img, 256 MiB:
-#        the namespace two controllers of one NVMe subsystem share, multipath), QUIET=1 (no streaming),
+#        the namespace two controllers of one NVMe subsystem share, multipath; and a null-co
+#        controller with one I/O queue pair, serial blkpollsq), QUIET=1 (no streaming),
 #        DRIVE_OPTS (QEMU -drive cache/aio options of DISK and DISK2; default the first of
 #        cache=none,aio=io_uring / cache=none,aio=threads / aio=threads QEMU accepts),
 #        KERNEL (image; default what build.sh recorded in obj-VARIANT/.boot-image, else vmlinux)
@@ -96,6 +97,8 @@ start=$(date +%s)
 		-device nvme,serial=blkpollmp,id=mpc1,subsys=mpsub \
 		-drive "file=$DISK3,if=none,id=nvm3,format=raw,$DRIVE_OPTS" \
 		-device nvme-ns,drive=nvm3,bus=mpc0,nsid=1,shared=on,logical_block_size=4096,physical_block_size=4096 \
+		-blockdev driver=null-co,node-name=nullsq,read-zeroes=on \
+		-device nvme,serial=blkpollsq,drive=nullsq,max_ioqpairs=1 \
 		${QEMU_EXTRA:-} </dev/null 2>&1 || rc=$?
 	echo "$rc" > "$rcfile"
 } | if [ "${QUIET:-0}" = 1 ]; then cat > "$LOG"; else tee "$LOG" >&2; fi

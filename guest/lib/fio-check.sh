@@ -82,6 +82,13 @@ fio_jq() {
 	sed -n '/^{/,/^}/p' "$_fq" | jq "$@"
 }
 
+# clat_max_us: the slowest completion of any job of the last fio run, in us
+clat_max_us() {
+	# -n and inputs: 0 for a file without a job; the echo: 0 for one jq cannot parse
+	fio_jq "$FIO_JSON" -n '[inputs | .jobs[]? | .read, .write, .trim | .clat_ns.max? // 0] | max // 0 | . / 1000 | floor' ||
+		echo 0
+}
+
 # fio_jobs JSON: one line a job: name err rbytes rios wbytes wios total_err (0 for a
 # figure the job lacks: total_err is only there with continue_on_error). Nothing for an
 # empty, missing or unparsable file, and never a failure (callers run under set -e).
