@@ -6,8 +6,9 @@
 #  switch  echo 1 > io_poll while 4 jobs write and verify on it and a reader runs on
 #          namespace 2 of the same controller: io_poll reads 1 when the write returns,
 #          namespace 2 stays at 0, no controller reset, no I/O or verify error, no
-#          completion slower than max(10 ms, 2x the slowest of the same run without a
-#          switch); the next single reader polls
+#          completion slower than max(10 ms, 4x the slowest of the same run without a
+#          switch: a reset takes ~0.7 s here, while TCG alone put the slowest across
+#          a harmless switch at 1.5-2.7x the control's); the next single reader polls
 #  iowait  the per-I/O choice (issue 14): a psync reader at io_poll=1 pinned to CPU 0
 #          polls none of its reads while another task on CPU 0 waits for a read of a
 #          polling device (a null_blk at io_poll=1 whose reads take 1 s): poll_stat
@@ -186,11 +187,11 @@ if want switch; then
 	deadline "$(s 60)" "switch: echo 1 > io_poll under 4 verifying jobs and a reader on namespace 2: reads 1 at once, namespace 2 stays 0, no reset, no I/O or verify error" under_load switch
 	ctl=$(cat /tmp/queues.max.control 2> /dev/null || echo nan)
 	sw=$(cat /tmp/queues.max.switch 2> /dev/null || echo nan)
-	lim=$(awk -v c="$ctl" 'BEGIN { if (c == "nan") print "nan"; else print (2 * c > 10000 ? 2 * c : 10000) }')
+	lim=$(awk -v c="$ctl" 'BEGIN { if (c == "nan") print "nan"; else print (4 * c > 10000 ? 4 * c : 10000) }')
 	if awk -v a="$sw" -v b="$lim" 'BEGIN { exit !(a != "nan" && b != "nan" && a + 0 <= b + 0) }'; then
-		tap_ok "switch: slowest completion across the switch ${sw} us <= ${lim} us (10 ms, or 2x the control's ${ctl} us)"
+		tap_ok "switch: slowest completion across the switch ${sw} us <= ${lim} us (10 ms, or 4x the control's ${ctl} us)"
 	else
-		tap_not_ok "switch: slowest completion across the switch ${sw} us <= ${lim} us (10 ms, or 2x the control's ${ctl} us)"
+		tap_not_ok "switch: slowest completion across the switch ${sw} us <= ${lim} us (10 ms, or 4x the control's ${ctl} us)"
 	fi
 	deadline "$(s 60)" "switch: the next single psync reader on $DISK polls (every read through the poll path, some found by polling)" one_reader_polls
 	dl_run "$(s 20)" set_io_poll "$DISK" 0 || tap_diag "io_poll back to 0: status $DL_RC"
