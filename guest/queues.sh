@@ -135,7 +135,7 @@ fi
 # slowest completion (us) to /tmp/queues.max.{control,switch}.
 under_load() {
 	set_io_poll "$DISK" 0 && set_io_poll "$NS2" 0 || return 1
-	_d0=$(dmesg | wc -l)
+	_d0=$(dmesg_lines)
 	# shellcheck disable=SC2086 # $VW and $PS are lists of options
 	fio_start --name=verify4 --filename="$DISK" $VW --offset=768M --size=32M --offset_increment=32M \
 		--numjobs=4 --time_based --runtime=6 \
@@ -152,7 +152,7 @@ under_load() {
 	fi
 	fio_wait
 	tap_diag "$(fio_figures)"
-	_new=$(dmesg | tail -n +$((_d0 + 1)))
+	_new=$(dmesg_since "$_d0")
 	_max=$(clat_max_us)
 	tap_diag "slowest completion ${_max} us"
 	echo "$_max" > "/tmp/queues.max.${1:-control}"

@@ -40,7 +40,7 @@ esac
 
 old_us=$(cat "$PARAM")
 echo 20 > "$PARAM"
-d0=$(dmesg | wc -l)
+d0=$(dmesg_lines)
 s0=$(poll_stat_line "$Q")
 # shellcheck disable=SC2086 # $HS is a list of options
 fio_run --filename="$DEV" --time_based --runtime=12 \
@@ -67,7 +67,7 @@ else
 	fio_jq "$FIO_JSON" -r '.jobs[] | "#   \(.jobname): clat max \(.read.clat_ns.max / 1000 | floor) us"'
 fi
 
-new=$(dmesg | tail -n +$((d0 + 1)))
+new=$(dmesg_since "$d0")
 if printf '%s\n' "$new" | grep -iE 'timeout|abort|reset'; then
 	tap_not_ok "log: no I/O timeout, abort or reset"
 else
