@@ -16,7 +16,8 @@ REPS=${REPS:-3}
 
 tap_diag "device $dev ($(sed 's/ *$//' "/sys/class/nvme/$ctrl/model" 2>/dev/null)), $(nproc) vCPUs"
 tap_diag "$(dmesg | grep -m1 "$ctrl: .*queues" | sed 's/^\[[^]]*\] //')"
-tap_check "io_poll reads 0 at boot" test "$(cat "$q/io_poll")" = 0
+tap_check "io_poll reads 1 at boot: the device can poll (spare poll queues)" test "$(cat "$q/io_poll")" = 1
+tap_check "synchronous polling is off at boot (no SYNC_POLL in debugfs state)" test "$(sync_poll "$dev")" = 0
 tap_check "echo 1 > $q/io_poll switches polling on at run time" set_io_poll "$dev" 1
 tap_diag "$(dmesg | grep "$ctrl: .*queues" | tail -1 | sed 's/^\[[^]]*\] //')"
 tap_check "echo 0 > $q/io_poll switches it off" set_io_poll "$dev" 0

@@ -74,7 +74,7 @@ fio_case() {
 fs_suite() {
 	fs=$1 mode=$2
 	if set_io_poll "$DISK" "$mode"; then
-		tap_ok "$fs: io_poll=$mode on $DEV (reads $(cat "$(qattr "$DISK" io_poll)"))"
+		tap_ok "$fs: io_poll=$mode on $DEV (switch reads $(sync_poll "$DISK"))"
 	else
 		tap_not_ok "$fs: io_poll=$mode on $DEV"
 		return 0
@@ -194,7 +194,7 @@ fs_suite() {
 		off=1 len=4095
 		[ "$BREAK" != align ] || off=4096 len=4096
 		if e=$(dio_einval "$f" "$off" 4096 && dio_einval "$f" 0 "$len"); then
-			now=$(cat "$(qattr "$DISK" io_poll)")
+			now=$(sync_poll "$DISK")
 			if [ "$now" = "$mode" ]; then
 				tap_ok "$fs io_poll=$mode: misaligned O_DIRECT offset and length fail with EINVAL, io_poll still $now"
 			else

@@ -15,6 +15,11 @@
 #          counts each read declined, 0 polls; beside a task waiting for the same slow
 #          device at io_poll=0 (nothing that polls) fewer than half are declined, as
 #          with the reader alone (the control)
+#  hotplug CPU 1, which has a poll queue and an interrupt driven queue of its own, goes
+#          offline and online under a RWF_HIPRI reader: the reader completes without
+#          error, then on CPU 1 RWF_HIPRI reads poll (>= 3/4, <= 0.01 interrupts per
+#          polled read beyond one for each read not polled) and psync reads at io_poll=0 take their interrupt (>= 0.5 per
+#          read); no warning, "Unbalanced", timeout or reset in the log
 # args: only=<step+step>. Needs BLKPOLL_DISK (file-backed NVMe), BLKPOLL_DISK_NS2 (its
 # controller's null-co namespace 2), null_blk (configfs) and taskset.
 set -u
@@ -24,7 +29,7 @@ set -u
 . /guest/lib/poll-stat.sh
 . /guest/lib/nullb.sh
 
-ONLY=queues+switch+iowait
+ONLY=queues+switch+iowait+hotplug
 for a in "$@"; do
 	case $a in
 	only=*) ONLY=${a#only=} ;;
@@ -146,9 +151,9 @@ under_load() {
 			fio_wait
 			return 1
 		}
-		_now=$(cat "$(qattr "$DISK" io_poll)")
-		_ns2=$(cat "$(qattr "$NS2" io_poll)")
-		tap_diag "io_poll reads $_now ($NS2: $_ns2) when the write of 1 returned, $(fio_running && echo "5 jobs running" || echo "jobs already gone")"
+		_now=$(sync_poll "$DISK")
+		_ns2=$(sync_poll "$NS2")
+		tap_diag "synchronous polling reads $_now ($NS2: $_ns2) when the write of 1 returned, $(fio_running && echo "5 jobs running" || echo "jobs already gone")"
 	fi
 	fio_wait
 	tap_diag "$(fio_figures)"
@@ -256,6 +261,54 @@ if want iowait; then
 	deadline "$(s 90)" "iowait: beside a task waiting on CPU 0 for a slow device that does not poll, fewer than half the reads are declined" beside_other_waiter_polls
 	dl_run "$(s 30)" nullb_remove "$NB" || tap_diag "null_blk $NB removal: status $DL_RC"
 	dl_run "$(s 20)" set_io_poll "$DISK" 0 || tap_diag "io_poll back to 0: status $DL_RC"
+fi
+
+# ------------------------------------------------------------------ hotplug
+CPU1=/sys/devices/system/cpu/cpu1/online
+# reads_on_cpu1 ARG...: 2000 4 KiB random reads pinned to CPU 1; "ios irqs polled"
+reads_on_cpu1() {
+	_s0=$(poll_stat_line "$Q")
+	_i0=$(irqs_of "$DISK") || return 1
+	fio_run --name=cpu1 --filename="$DISK" --rw=randread --bs=4k --number_ios=2000 \
+		--cpus_allowed=1 "$@"
+	_i1=$(irqs_of "$DISK") || return 1
+	_st=$(poll_stat_delta "$_s0" "$(poll_stat_line "$Q")")
+	fio_clean || return 1
+	echo "$FIO_RIOS $((_i1 - _i0)) $(poll_stat_get "$_st" poll_completions)"
+}
+hotplug_step() {
+	_d0=$(dmesg_lines)
+	set_io_poll "$DISK" 0 || return 1
+	# shellcheck disable=SC2086 # $HS is a list of options
+	fio_start --name=hp --filename="$DISK" $HS --size=256M --time_based --runtime=6 --cpus_allowed=1
+	sleep 1
+	echo 0 > "$CPU1" || return 1
+	sleep 2
+	echo 1 > "$CPU1" || return 1
+	fio_wait
+	tap_diag "reader across the hotplug: $(fio_figures)"
+	fio_clean && [ "$FIO_RIOS" -gt 0 ] || return 1
+	# shellcheck disable=SC2046,SC2086 # three numbers; $HS is a list of options
+	set -- $(reads_on_cpu1 $HS)
+	[ $# -eq 3 ] || return 1
+	tap_diag "RWF_HIPRI on CPU 1 after: $1 reads, $2 interrupts, $3 polled"
+	# the reads not polled (declined) take their interrupt; the polled ones none
+	[ $((4 * $3)) -ge $((3 * $1)) ] && [ $((100 * ($2 - ($1 - $3)))) -le "$3" ] || return 1
+	# shellcheck disable=SC2046,SC2086 # three numbers; $PS is a list of options
+	set -- $(reads_on_cpu1 $PS)
+	[ $# -eq 3 ] || return 1
+	tap_diag "psync at io_poll=0 on CPU 1 after: $1 reads, $2 interrupts, $3 polled"
+	[ $((2 * $2)) -ge "$1" ] && [ "$3" = 0 ] || return 1
+	if dmesg_since "$_d0" | grep -iE 'WARNING|Unbalanced|timeout|reset'; then return 1; fi
+}
+
+if want hotplug; then
+	if [ "$(nproc)" -lt 2 ] || [ ! -w "$CPU1" ]; then
+		tap_skip "hotplug: CPU 1 offline and online under a polled reader" "no CPU 1 to take offline"
+	else
+		deadline "$(s 90)" "hotplug: CPU 1 offline and online under a RWF_HIPRI reader: it completes; then on CPU 1 polled reads poll, psync reads take their interrupt, nothing in the log" hotplug_step
+	fi
+	[ "$(cat "$CPU1" 2> /dev/null || echo 1)" = 1 ] || echo 1 > "$CPU1"
 fi
 
 tap_end

@@ -6,6 +6,7 @@
 # count it teaches shows polling (io_poll=1) against interrupts (io_poll=0).
 set -u
 . /guest/lib/tap.sh
+. /guest/lib/fio-check.sh
 
 DISK=${BLKPOLL_DISK:-}
 if [ -z "$DISK" ] || [ ! -b "$DISK" ]; then
@@ -76,7 +77,8 @@ fewer_irqs_polled() {
 }
 
 tap_check "echo 1 > /sys/block/$Q/queue/io_poll" sh -c "echo 1 > /sys/block/$Q/queue/io_poll"
-tap_check "io_poll reads 1 at once" reads_back "/sys/block/$Q/queue/io_poll" 1
+tap_check "synchronous polling on at once (SYNC_POLL in debugfs state)" test "$(sync_poll "$Q")" = 1
+tap_check "io_poll reads 1" reads_back "/sys/block/$Q/queue/io_poll" 1
 tap_check "echo 0 > /sys/block/$Q/queue/io_poll_delay (adaptive hybrid polling)" \
 	sh -c "echo 0 > /sys/block/$Q/queue/io_poll_delay"
 tap_check "io_poll_delay reads 0" reads_back "/sys/block/$Q/queue/io_poll_delay" 0
@@ -89,5 +91,6 @@ tap_check "irqs() shows polling: io_poll=0 >= 0.5 interrupts per I/O, io_poll=1 
 	fewer_irqs_polled
 shown "cat /sys/kernel/debug/block/$Q/poll_stat: every counter the README names" poll_stat_keys
 tap_check "echo 0 > /sys/block/$Q/queue/io_poll switches it off" sh -c "echo 0 > /sys/block/$Q/queue/io_poll"
-tap_check "io_poll reads 0" reads_back "/sys/block/$Q/queue/io_poll" 0
+tap_check "synchronous polling off (no SYNC_POLL in debugfs state)" test "$(sync_poll "$Q")" = 0
+tap_check "io_poll still reads 1: the device can poll" reads_back "/sys/block/$Q/queue/io_poll" 1
 tap_end

@@ -7,10 +7,14 @@
 # serials blkpoll0/blkpoll2), dmsetup, mdadm, sfdisk, chrt, taskset in the image.
 #  nullb   pvsync2 --hipri on a null_blk without poll queues: 0 errors
 #  md      raid0 and raid1 over the two disks: io_poll=1 reads back 1 or is refused
-#          with EINVAL; --hipri (raid0) and psync crc32c verify: 0 errors; stop
+#          with EINVAL; io_uring IOPOLL on raid0 fails with EOPNOTSUPP; --hipri (raid0) and psync crc32c verify: 0 errors; stop
 #  part    ext4 on a partition: the disk's io_poll covers the partition (<= 0.01
 #          interrupts per polled 4 KiB read, psync and RWF_HIPRI, see ipi; control
 #          >= 0.5 at io_poll=0), verify
+#  crypt   dm-crypt (cipher_null) over DISK, a target that submits bios of its own:
+#          io_poll reads 0 and writing 1 fails with EINVAL; with the disk's io_poll=1,
+#          RWF_HIPRI 4 KiB reads on it complete by interrupt (>= 0.5 per read: no
+#          polled clone left for nobody to poll); IOPS against io_poll=0 printed
 #  reset   controller resets to more, then fewer queues (nvme write_queues,
 #          poll_queues) under a RWF_HIPRI reader: no hang, completes or EIO; then polls
 #  throttle  cgroup v2 io.max riops=200 on a polled reader: it uses <= 50% of a CPU
@@ -45,7 +49,7 @@ set -u
 . /guest/lib/nullb.sh
 . /guest/lib/poll-stat.sh
 
-ONLY=nullb+md+part+reset+throttle+rt+mpath+dm+remove
+ONLY=nullb+md+part+crypt+reset+throttle+rt+mpath+dm+remove
 BIG=''
 BREAK=${BLKPOLL_BREAK:-}
 for a in "$@"; do
@@ -283,6 +287,14 @@ md_verify() {
 		--bsrange=4k-4m $PS $VFY
 	fio_ok
 }
+# io_uring IOPOLL on a device that cannot poll gets EOPNOTSUPP (95), as on stock
+# 6.12: only a synchronous waiter falls back to the interrupt
+md_iopoll() {
+	fio_run --name=mdiopoll --filename="$MD" --size=16M --rw=randread --bs=4k \
+		--ioengine=io_uring --hipri --direct=1 --number_ios=64
+	tap_diag "$(fio_figures)"
+	fio_error_is 95
+}
 md_stop() {
 	if [ -b "$MD" ] && [ -e /sys/block/md0/md ]; then mdadm --stop "$MD" || return 1; fi
 	mdadm --zero-superblock "$DISK" "$DISK2" 2> /dev/null || true
@@ -292,6 +304,7 @@ md_stop() {
 if want md; then
 	deadline "$(s 60)" "md raid0: mdadm --create over $DISK $DISK2 (metadata 1.2)" md_create 0
 	deadline "$(s 120)" "md raid0: pvsync2 --hipri write + crc32c verify at io_poll=0: 0 errors" md_hipri
+	deadline "$(s 30)" "md raid0: io_uring IOPOLL fails with EOPNOTSUPP" md_iopoll
 	deadline "$(s 30)" "md raid0: io_poll=1 reads back 1 or is refused with EINVAL" polled_or_einval "$MD"
 	deadline "$(s 120)" "md raid0: psync bsrange=4k-4m write + crc32c verify after the io_poll write: 0 errors" md_verify
 	deadline "$(s 60)" "md raid0: array stopped" md_stop
@@ -333,6 +346,61 @@ if want part; then
 		ipi_at "$DISK" 0 "$PART" MIN 0.5
 	deadline "$(s 150)" "part: ext4 on $PART, disk io_poll=1: psync bsrange=4k-4m ${BIG} MiB file write + crc32c verify: 0 errors" part_verify
 	deadline "$(s 30)" "part: ext4 unmounted, partition table removed" part_down
+fi
+
+# ------------------------------------------------------------------ crypt
+CRYPT=''
+crypt_up() {
+	_sz=$(($(cat "/sys/block/${DISK#/dev/}/size") / 4))
+	dmsetup create blkpollcrypt --table "0 $_sz crypt cipher_null-ecb - 0 $DISK 0" || return 1
+	for _d in /sys/block/dm-*; do
+		[ "$(cat "$_d/dm/name" 2> /dev/null)" = blkpollcrypt ] || continue
+		dl_until 5 test -b "/dev/${_d##*/}" || :
+		echo "/dev/${_d##*/}" > /tmp/stk.crypt
+		tap_diag "dm-crypt = /dev/${_d##*/}; table: $(dmsetup table blkpollcrypt | sed 's/ [0-9a-f]\{32,\}/ KEY/')"
+	done
+	CRYPT=$(cat /tmp/stk.crypt) && [ -b "$CRYPT" ]
+}
+crypt_no_poll() {
+	CRYPT=$(cat /tmp/stk.crypt) || return 1
+	_a=$(qattr "$CRYPT" io_poll)
+	if _e=$( { set_attr "$_a" 1; } 2>&1); then
+		echo "writing 1 to $_a accepted"
+		return 1
+	fi
+	tap_diag "writing 1 to $_a refused: $_e; reads $(cat "$_a")"
+	case $_e in *"Invalid argument"*) [ "$(cat "$_a")" = 0 ] ;; *) return 1 ;; esac
+}
+# crypt_iops ARG...: 4 s of 4 KiB random reads on CRYPT, alone on the last CPU: IOPS
+crypt_iops() {
+	# shellcheck disable=SC2086 # $PS is a list of options
+	fio_with taskset -c 0 -- --name=crypt --filename="$CRYPT" --rw=randread --bs=4k $PS \
+		--size=64M --time_based --runtime=4 --cpus_allowed="$(($(nproc) - 1))" "$@"
+	fio_clean && [ "$FIO_RIOS" -gt 0 ] || return 1
+	echo $((FIO_RIOS / 4))
+}
+crypt_speed() {
+	CRYPT=$(cat /tmp/stk.crypt) || return 1
+	set_io_poll "$DISK" 0 || return 1
+	_irq=$(crypt_iops) || return 1
+	set_io_poll "$DISK" 1 || return 1
+	# shellcheck disable=SC2086 # $HP is a list of options
+	_hip=$(crypt_iops $HP) || return 1
+	_psy=$(crypt_iops) || return 1
+	set_io_poll "$DISK" 0 || return 1
+	echo "BENCH test=crypt irq_iops=$_irq hipri_iops=$_hip psync_poll1_iops=$_psy hipri_x_irq=$(ratio "$_hip" "$_irq") psync_x_irq=$(ratio "$_psy" "$_irq")"
+}
+crypt_down() {
+	dmsetup remove blkpollcrypt && set_io_poll "$DISK" 0
+}
+if want crypt; then
+	deadline "$(s 30)" "crypt: dm-crypt (cipher_null) over $DISK created" crypt_up
+	deadline "$(s 30)" "crypt: io_poll reads 0 and writing 1 fails with EINVAL" crypt_no_poll
+	# shellcheck disable=SC2086 # $HP is a list of options
+	deadline "$(s 60)" "crypt: disk io_poll=1: RWF_HIPRI 4 KiB reads on dm-crypt complete by interrupt (>= 0.5 interrupts per I/O)" \
+		ipi_at "$DISK" 1 "$(cat /tmp/stk.crypt 2> /dev/null || echo none)" MIN 0.5 $HP
+	deadline "$(s 90)" "crypt: IOPS of RWF_HIPRI and psync at disk io_poll=1 against io_poll=0 (BENCH line)" crypt_speed
+	deadline "$(s 30)" "crypt: dm-crypt removed" crypt_down
 fi
 
 # ------------------------------------------------------------------ reset

@@ -14,37 +14,56 @@ set_attr() {
 	echo "$2" > "$1"
 }
 
-# set_io_poll DEV 0|1: switch polling and wait (up to 20 s) until io_poll reads the
-# value. A write refused with EBUSY (while a controller reset runs; reliability.sh
-# reports it) is retried.
+# sync_poll DEV: 1 while synchronous polling of DEV is switched on (SYNC_POLL in
+# its queue's debugfs state), 0 while off, "na" where the queue has no debugfs
+# state (bio-based: dm, md, an NVMe multipath head). Reading io_poll tells only
+# whether the device can poll.
+sync_poll() {
+	_sps=/sys/kernel/debug/block/${1#/dev/}/state
+	if [ ! -r "$_sps" ]; then
+		echo na
+		return 0
+	fi
+	case "|$(cat "$_sps")|" in
+	*'|SYNC_POLL|'*) echo 1 ;;
+	*) echo 0 ;;
+	esac
+}
+
+# attr_value FILE: what FILE holds; for queue/io_poll, the switch writes set
+# (sync_poll of its device)
+attr_value() {
+	case $1 in
+	*/queue/io_poll)
+		_avd=${1%/queue/io_poll}
+		sync_poll "${_avd##*/}"
+		;;
+	*) cat "$1" ;;
+	esac
+}
+
+# set_io_poll DEV 0|1: switch synchronous polling; the switch must then read
+# the value (on a bio-based device, without debugfs state, writing 1 must leave
+# io_poll reading 1: the device can poll)
 set_io_poll() {
 	_a=$(qattr "$1" io_poll)
-	_i=0
-	while :; do
-		_t=$(cut -d' ' -f1 /proc/uptime)
-		_e=$(set_attr "$_a" "$2" 2>&1) && break
-		case $_e in
-		*busy*)
-			if [ "$_i" -lt 100 ]; then
-				[ "$_i" -gt 0 ] || tap_diag "writing $2 to $_a at $_t s: $_e; retrying"
-				_i=$((_i + 1))
-				sleep 0.2
-				continue
-			fi
-			;;
-		esac
+	_t=$(cut -d' ' -f1 /proc/uptime)
+	if ! _e=$(set_attr "$_a" "$2" 2>&1); then
 		tap_diag "writing $2 to $_a at $_t s failed: $_e"
 		return 1
-	done
-	while [ "$(cat "$_a")" != "$2" ]; do
-		_i=$((_i + 1))
-		if [ "$_i" -gt 100 ]; then
-			tap_diag "io_poll of $1 still reads $(cat "$_a") 20 s after writing $2"
-			return 1
-		fi
-		sleep 0.2
-	done
-	[ "$_i" -eq 0 ] || tap_diag "io_poll of $1 read $2 after ~$((_i * 2 / 10)) s"
+	fi
+	_s=$(sync_poll "$1")
+	case $_s in
+	"$2") ;;
+	na) [ "$2" = 0 ] || [ "$(cat "$_a")" = 1 ] || {
+		tap_diag "io_poll of $1 reads $(cat "$_a") after writing 1"
+		return 1
+	} ;;
+	*)
+		tap_diag "synchronous polling of $1 reads $_s after writing $2"
+		return 1
+		;;
+	esac
 }
 
 # nvme_ctrl DEV: the controller (nvme0) of namespace DEV (/dev/nvme0n1)

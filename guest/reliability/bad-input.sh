@@ -1,6 +1,7 @@
 #!/bin/sh
 # Bad input: junk written to io_poll and io_poll_delay (empty, negative, overflow,
-# non-numeric, whitespace, 8 KiB) fails and leaves the value as it was; 1/0 and the
+# non-numeric, whitespace, 8 KiB) fails and leaves the value as it was (for io_poll,
+# the synchronous polling switch: attr_value); 1/0 and the
 # documented delays are accepted; uid 1000 may read them, not write them.
 # BLKPOLL_BREAK=f: a valid value among the junk, and root posing as uid 1000.
 # Run by guest/reliability.sh (phase f), or alone: sh /guest/reliability/bad-input.sh
@@ -17,14 +18,14 @@ set -eu
 # would cut "1<NL>2" into a valid "1<NL>" and a "2".
 JUNK_FAIL=0 JUNK_N=0
 try_junk() {
-	_before=$(cat "$1")
+	_before=$(attr_value "$1")
 	JUNK_N=$((JUNK_N + 1))
 	if printf '%s' "$2" | dd of="$1" bs=65536 count=1 iflag=fullblock conv=notrunc 2>/dev/null; then
 		_r="accepted"
 	else
 		_r="rejected"
 	fi
-	_after=$(cat "$1")
+	_after=$(attr_value "$1")
 	[ -z "${JUNK_DEBUG:-}" ] || echo "# dbg '$(printf '%s' "$2" | head -c 12 | tr '\n\t' '|>')' $_r $_before->$_after"
 	if [ "$_r" = rejected ] && [ "$_after" = "$_before" ]; then
 		return 0
@@ -38,7 +39,7 @@ try_junk() {
 # whose effect came late would show here)
 junk_settled() {
 	sleep 2
-	_v=$(cat "$1")
+	_v=$(attr_value "$1")
 	[ "$_v" = "$2" ] && return 0
 	JUNK_FAIL=$((JUNK_FAIL + 1))
 	tap_diag "  ${1##*/} reads $_v 2 s after the junk writes, was $2"
@@ -66,7 +67,7 @@ abc
 	# (newline separated; entries with a newline in them are tried one by one below)
 	# a second 1 right after the first is a valid write too and must succeed
 	# (interfaces.md: only junk is EINVAL)
-	if [ "$(cat "$QP")" = 0 ]; then
+	if [ "$(attr_value "$QP")" = 0 ]; then
 		e1=$(set_attr "$QP" 1 2>&1) && r1=0 || r1=$?
 		e2=$(set_attr "$QP" 1 2>&1) && r2=0 || r2=$?
 		if [ "$r1" = 0 ] && [ "$r2" = 0 ]; then
@@ -134,18 +135,18 @@ abc
 	bad=''
 	for v in 1 0 1 0; do
 		if printf '%s\n' "$v" > "$QP" 2>/dev/null; then
-			got=$(cat "$QP")
+			got=$(attr_value "$QP")
 			[ "$got" = "$v" ] || bad="$bad $v->$got"
 		else
 			bad="$bad $v:rejected"
 		fi
 	done
 	for v in y n; do
-		before=$(cat "$QP")
+		before=$(attr_value "$QP")
 		if printf '%s\n' "$v" > "$QP" 2>/dev/null; then
 			bad="$bad $v:accepted"
 		fi
-		[ "$(cat "$QP")" = "$before" ] || bad="$bad $v:changed"
+		[ "$(attr_value "$QP")" = "$before" ] || bad="$bad $v:changed"
 	done
 	if [ -z "$bad" ]; then
 		tap_ok "io_poll accepts 1/0 and rejects y/n (newline terminated)"
@@ -167,20 +168,21 @@ abc
 	set_attr "$QD" 50 || true
 	for pair in "$QP:0" "$QP:1" "$QD:-1" "$QD:0"; do
 		attr=${pair%:*} v=${pair##*:}
-		before=$(cat "$attr")
+		before=$(attr_value "$attr")
 		if [ "$BREAK" = f ] && [ "$attr" = "$QD" ] && [ "$v" = 0 ]; then
 			out=$(sh -c "printf '%s\n' '$v' > '$attr'" 2>&1) && rc=0 || rc=$?
 		else
 			out=$(su -s /bin/sh -c "id -u; printf '%s\n' '$v' > '$attr'" user 2>&1) && rc=0 || rc=$?
 		fi
-		after=$(cat "$attr")
+		after=$(attr_value "$attr")
 		if [ "$rc" -ne 0 ] && [ "$after" = "$before" ]; then
 			tap_ok "uid 1000 cannot write $v to ${attr##*/} ($(printf '%s' "$out" | tr '\n' ' '))"
 		else
 			tap_not_ok "uid 1000 cannot write $v to ${attr##*/} (rc=$rc, $before -> $after: $(printf '%s' "$out" | tr '\n' ' '))"
 		fi
 		got=$(su -s /bin/sh -c "cat '$attr'" user 2>&1) || got="error: $got"
-		[ "$got" = "$after" ] || tap_not_ok "uid 1000 reads ${attr##*/} (got '$got', want '$after')"
+		want=$(cat "$attr")
+		[ "$got" = "$want" ] || tap_not_ok "uid 1000 reads ${attr##*/} (got '$got', want '$want')"
 	done
 	set_attr "$QD" -1 || true
 }
