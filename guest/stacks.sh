@@ -30,7 +30,8 @@
 #          accepted; <= 0.01 interrupts per polled 4 KiB read, psync and RWF_HIPRI
 #          (control >= 0.5);
 #          one 4 MiB pvsync2 --hipri read across the segment boundary (dm io_poll 1
-#          and 0); fio psync verify bsrange=4k-4m; XFS with a file verify, bsrange=4k-4m
+#          and 0); under io.max riops=20 on dm, 8 KiB psync and RWF_HIPRI reads
+#          across the boundary complete; 10 suspend/resume cycles under polled I/O; fio psync verify bsrange=4k-4m; XFS with a file verify, bsrange=4k-4m
 #  remove  DISK2's controller removed (PCI remove: nvme-pci has no delete_controller)
 #          under a RWF_HIPRI reader: it completes or gets EIO, nobody hangs; PCI
 #          rescan brings it back, and it polls
@@ -729,6 +730,48 @@ dm_verify() {
 		--bsrange=4k-4m $PS $VFY
 	fio_ok
 }
+# dm_throttled ARG...: cgroup v2 io.max riops=20 on the dm device for a cgroup whose
+# reader does 30 8 KiB O_DIRECT reads that straddle the segment boundary (a bio for
+# each segment: dm maps the first part and resubmits the remainder, which blk-throttle
+# holds back), dm io_poll=1: every read completes, no error, no hang
+dm_throttled() {
+	_dm=$(cat /tmp/stk.dm) || return 1
+	io_poll_is "$_dm" 1 || return 1
+	cg_setup || return 1
+	[ -e "$CGT/io.max" ] || { echo "no io.max in $CGT"; return 1; }
+	_mm=$(cat "/sys/block/${_dm#/dev/}/dev")
+	set_attr "$CGT/io.max" "$_mm riops=20" || return 1
+	# shellcheck disable=SC2016 # $0 and $@ belong to the inner shell
+	fio_with sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$CGT" -- --name=dmthrottled \
+		--filename="$_dm" --offset=$((SEG1 * 512 - 4096)) --size=8k --bs=8k --rw=read \
+		--loops=30 "$@"
+	set_attr "$CGT/io.max" "$_mm riops=max" || true
+	cg_down || true
+	fio_ok && [ "$FIO_RIOS" -eq 30 ]
+}
+# dm_suspend_loop: for 8 s a RWF_HIPRI reader and a psync writer with crc32c verify
+# across the segment boundary at dm io_poll=1, while the dm device is suspended and
+# resumed 10 times: no error, no verify failure, no hang
+dm_suspend_loop() {
+	_dm=$(cat /tmp/stk.dm) || return 1
+	io_poll_is "$_dm" 1 || return 1
+	# shellcheck disable=SC2086 # $HP, $PS and $VFY are lists of options
+	fio_start --name=sushipri --filename="$_dm" --offset=284M --size=32M --rw=randread \
+		--bs=8k $HP --time_based --runtime=8 \
+		--name=susverify --filename="$_dm" --offset=284M --size=32M --rw=randwrite \
+		--bsrange=4k-1m $PS $VFY --verify_backlog=16
+	_n=0
+	while [ "$_n" -lt 10 ] && fio_running; do
+		sleep 0.3
+		dmsetup suspend stk || { fio_wait; return 1; }
+		sleep 0.2
+		dmsetup resume stk || { fio_wait; return 1; }
+		_n=$((_n + 1))
+	done
+	fio_wait
+	tap_diag "$_n suspend/resume cycles under the polled jobs"
+	fio_ok && [ "$_n" -ge 5 ]
+}
 dm_xfs() {
 	_dm=$(cat /tmp/stk.dm) || return 1
 	mkfs.xfs -f -q -K "$_dm" && mount -t xfs "$_dm" "$MNT"
@@ -770,6 +813,14 @@ if want dm; then
 		dm_hipri4m 0
 	deadline "$(s 150)" "dm: psync bsrange=4k-4m ${BIG} MiB write + crc32c verify across the boundary, io_poll=1: 0 errors, no hang" \
 		dm_verify
+	# shellcheck disable=SC2086
+	deadline "$(s 60)" "dm: io.max riops=20 on dm: 30 8 KiB psync reads across the segment boundary at io_poll=1 complete" \
+		dm_throttled $PS
+	# shellcheck disable=SC2086
+	deadline "$(s 60)" "dm: io.max riops=20 on dm: 30 8 KiB RWF_HIPRI reads across the segment boundary complete" \
+		dm_throttled $HP
+	deadline "$(s 90)" "dm: 10 suspend/resume cycles under a RWF_HIPRI reader and a verifying writer, io_poll=1: 0 errors, no hang" \
+		dm_suspend_loop
 	deadline "$(s 90)" "dm: mkfs.xfs and mount on the dm device" dm_xfs
 	deadline "$(s 150)" "dm: XFS ${BIG} MiB file, random bsrange=4k-4m write + crc32c verify, io_poll=1: 0 errors, no hang" \
 		dm_xfs_verify
