@@ -43,22 +43,24 @@ pt_run() {
 	echo "$((FIO_RIOS / 4)) $(ratio $((_i1 - _i0)) "$FIO_RIOS")" > /tmp/pt.out
 }
 
+# judge WHAT IOPS IPR OP LIMIT: the run read something and its interrupts per read
+# (IPR) compare to LIMIT as OP (<= or >=)
+judge() {
+	if [ "$2" -gt 0 ] && awk -v r="$3" -v l="$5" -v op="$4" \
+		'BEGIN { exit !(r != "nan" && (op == "<=" ? r + 0 <= l : r + 0 >= l)) }'; then
+		tap_ok "$1 reads without error, $3 interrupts per read"
+	else
+		tap_not_ok "$1 reads without error, $4 $5 interrupts per read (got $3)"
+		fio_dump
+	fi
+}
+
 pt_run --hipri || :
 read -r hip_iops hip_ipr < /tmp/pt.out
-if [ "$hip_iops" -gt 0 ] && awk -v r="$hip_ipr" 'BEGIN { exit !(r != "nan" && r <= 0.01) }'; then
-	tap_ok "polled: io_uring_cmd --hipri reads without error, $hip_ipr interrupts per read"
-else
-	tap_not_ok "polled: io_uring_cmd --hipri reads without error, <= 0.01 interrupts per read (got ${hip_ipr})"
-	fio_dump
-fi
+judge "polled: io_uring_cmd --hipri" "$hip_iops" "$hip_ipr" "<=" 0.01
 pt_run || :
 read -r irq_iops irq_ipr < /tmp/pt.out
-if [ "$irq_iops" -gt 0 ] && awk -v r="$irq_ipr" 'BEGIN { exit !(r != "nan" && r >= 0.5) }'; then
-	tap_ok "control: io_uring_cmd without --hipri reads without error, $irq_ipr interrupts per read"
-else
-	tap_not_ok "control: io_uring_cmd without --hipri reads without error, >= 0.5 interrupts per read (got ${irq_ipr})"
-	fio_dump
-fi
+judge "control: io_uring_cmd without --hipri" "$irq_iops" "$irq_ipr" ">=" 0.5
 echo "BENCH test=passthrough hipri_iops=$hip_iops irq_iops=$irq_iops hipri_x_irq=$(ratio "$hip_iops" "$irq_iops")"
 tap_ok "figures: io_uring_cmd IOPS polled $hip_iops, by interrupt $irq_iops"
 tap_end
