@@ -350,17 +350,24 @@ if want part; then
 fi
 
 # ------------------------------------------------------------------ crypt
+# dm_node NAME: /dev/dm-N of the dm device NAME (waits up to 5 s for its node)
+dm_node() {
+	for _d in /sys/block/dm-*; do
+		[ "$(cat "$_d/dm/name" 2> /dev/null)" = "$1" ] || continue
+		dl_until 5 test -b "/dev/${_d##*/}" || :
+		echo "/dev/${_d##*/}"
+		return 0
+	done
+	return 1
+}
 CRYPT=''
 crypt_up() {
 	_sz=$(($(cat "/sys/block/${DISK#/dev/}/size") / 4))
 	dmsetup create blkpollcrypt --table "0 $_sz crypt cipher_null-ecb - 0 $DISK 0" || return 1
-	for _d in /sys/block/dm-*; do
-		[ "$(cat "$_d/dm/name" 2> /dev/null)" = blkpollcrypt ] || continue
-		dl_until 5 test -b "/dev/${_d##*/}" || :
-		echo "/dev/${_d##*/}" > /tmp/stk.crypt
-		tap_diag "dm-crypt = /dev/${_d##*/}; table: $(dmsetup table blkpollcrypt | sed 's/ [0-9a-f]\{32,\}/ KEY/')"
-	done
-	CRYPT=$(cat /tmp/stk.crypt) && [ -b "$CRYPT" ]
+	CRYPT=$(dm_node blkpollcrypt) || { echo "no dm device named blkpollcrypt in /sys/block"; return 1; }
+	echo "$CRYPT" > /tmp/stk.crypt
+	tap_diag "dm-crypt = $CRYPT; table: $(dmsetup table blkpollcrypt | sed 's/ [0-9a-f]\{32,\}/ KEY/')"
+	[ -b "$CRYPT" ]
 }
 crypt_no_poll() {
 	CRYPT=$(cat /tmp/stk.crypt) || return 1
@@ -683,15 +690,9 @@ SEG2=614400
 dm_create() {
 	printf '0 %s linear %s 2048\n%s %s linear %s 2048\n' "$SEG1" "$DISK" "$SEG1" "$SEG2" "$DISK2" |
 		dmsetup create stk || return 1
-	for _d in /sys/block/dm-*; do
-		[ "$(cat "$_d/dm/name" 2> /dev/null)" = stk ] || continue
-		dl_until 5 test -b "/dev/${_d##*/}" || :
-		echo "/dev/${_d##*/}" > /tmp/stk.dm
-		tap_diag "dm stk = /dev/${_d##*/}, $(($(cat "$_d/size") / 2048)) MiB; table: $(dmsetup table stk | tr '\n' ';')"
-		return 0
-	done
-	echo "no dm device named stk in /sys/block"
-	return 1
+	_n=$(dm_node stk) || { echo "no dm device named stk in /sys/block"; return 1; }
+	echo "$_n" > /tmp/stk.dm
+	tap_diag "dm stk = $_n, $(($(cat "/sys/block/${_n#/dev/}/size") / 2048)) MiB; table: $(dmsetup table stk | tr '\n' ';')"
 }
 dm_poll_on() {
 	_dm=$(cat /tmp/stk.dm) || return 1
