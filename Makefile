@@ -29,7 +29,7 @@ ARGS ?=
 
 .PHONY: help deps base apply tree export export-check build build-debug initramfs smoke boot \
 	suite test host-tests lint check-patches demo clean distclean \
-	bench bench-quick reliability-breaks deb deb-test
+	bench bench-quick bench-choice reliability-breaks deb deb-test
 
 help:
 	@echo "Block polling series for Linux 6.12: patches/ -> $(KSRC) -> vmlinux -> QEMU guest -> TAP"
@@ -56,6 +56,8 @@ help:
 	@echo "                      1-8 jobs per mode with the issue 14 targets and bench-jobs.png"
 	@echo "                      -> $(RESULTS)/bench.md + PNGs (scripts/bench.sh; ~25 min)"
 	@echo "  make bench-quick    the same with 1 repetition of 2 s runs (checks the pipeline)"
+	@echo "  make bench-choice   io_poll=1 vs always-irq/always-poll per device model and load"
+	@echo "                      -> $(RESULTS)/bench-choice.md (guest/bench-choice.sh; ~40 min)"
 	@echo "  make reliability-breaks  each reliability phase broken on purpose must fail (~15 min)"
 	@echo "  make deb            Debian packages of the patched kernel (Debian's config, localmodconfig"
 	@echo "                      to config/deb-modules.lst + DEB_LSMOD) -> $(BUILD)/deb/linux-image-*.deb"
@@ -150,6 +152,16 @@ bench:
 bench-quick:
 	sh scripts/tree-fresh.sh
 	BENCH_REPS=1 BENCH_RUNTIME=2 sh scripts/bench.sh
+
+# The choice (io_poll=1) against always-interrupt and always-polling, per device
+# model and load, one boot (guest/bench-choice.sh; BENCH_CHOICE_ARGS=devs=... loads=...).
+bench-choice:
+	sh scripts/tree-fresh.sh
+	sh scripts/build.sh normal
+	sh scripts/initramfs.sh
+	sh scripts/boot.sh -v normal -t 3600 -l $(RESULTS)/bench-choice.log bench-choice.sh $(BENCH_CHOICE_ARGS)
+	python3 scripts/bench-choice-report.py $(RESULTS)/bench-choice.log > $(RESULTS)/bench-choice.md
+	@cat $(RESULTS)/bench-choice.md
 
 # The series end to end: build, boot, io_poll switched on at run time, dd and
 # fio psync off/on side by side (guest/demo.sh), then the stock-vs-series benchmark.

@@ -92,23 +92,14 @@ fs_suite() {
 	tap_diag "interrupts per I/O, $fs psync 4k io_poll=$mode: $CASE_IPI ($CASE_IRQS interrupts / $CASE_IOS I/Os)"
 	echo "BENCH test=fs fs=$fs dev=$DEV engine=psync rw=randwrite+verify bs=4k io_poll=$mode ios=$CASE_IOS irqs=$CASE_IRQS irq_per_io=$CASE_IPI"
 	if [ "$mode" = 1 ]; then
-		# I/Os left to the interrupt by choice (declined: another task was
-		# runnable; irq_chosen: it measured faster on this file-backed disk)
-		# take theirs, an irq_chosen one maybe two (see polled_ipi_ok): the
-		# others must take (almost) none. Which way is faster depends on the
-		# host, so only some must poll.
+		# which way is faster depends on the host, so only some must poll;
+		# those that did take (almost) no interrupt (polled_ipi_ok)
 		st=$(poll_stat_delta "$s0" "$(poll_stat_line "$DEV")")
-		chosen=$(poll_stat_get "$st" irq_chosen)
-		by_irq=$(($(poll_stat_get "$st" declined) + chosen))
-		polled=$((CASE_IOS - by_irq))
-		ipp=$(awk -v i="$CASE_IRQS" -v b="$((by_irq + chosen))" -v p="$polled" \
-			'BEGIN { if (p > 0) printf "%.3f", (i > b ? i - b : 0) / p; else print "none" }')
-		tap_diag "interrupts per polled I/O, $fs psync 4k: $ipp ($by_irq of $CASE_IOS I/Os left to the interrupt)"
-		if [ "$polled" -gt 0 ] && [ "$(poll_stat_get "$st" poll_completions)" -gt 0 ] &&
-			awk -v r="$ipp" 'BEGIN { exit !(r ~ /^[0-9.]+$/ && r + 0 < 0.25) }'; then
-			tap_ok "$fs: polled psync I/Os complete without interrupts ($ipp per polled I/O < 0.25, $polled of $CASE_IOS polled)"
+		if [ "$(poll_stat_get "$st" poll_completions)" -gt 0 ] &&
+			PSQ=$DEV polled_ipi_ok "$st" "$CASE_IRQS" "$CASE_IOS" 0.25 1; then
+			tap_ok "$fs: polled psync I/Os complete without interrupts (< 0.25 per polled I/O, some found by polling)"
 		else
-			tap_not_ok "$fs: polled psync I/Os complete without interrupts ($ipp per polled I/O, want < 0.25; $polled of $CASE_IOS polled, want > 0 found by polling)"
+			tap_not_ok "$fs: polled psync I/Os complete without interrupts (< 0.25 per polled I/O, some found by polling)"
 		fi
 	fi
 	rm -f "$f"

@@ -135,15 +135,12 @@ ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "nan" && b != "nan" && a + 0
 
 # ipi DEV MAX|MIN LIMIT ARG...: 2000 4 KiB psync random reads on DEV (fio ARGs added),
 # with > 0 I/Os. MIN: interrupts of the NVMe controllers behind DEV per I/O >= LIMIT.
-# MAX: interrupts per polled I/O <= LIMIT, from DEV's poll_stat. An I/O the waiter
-# declined to poll (another task runnable on its CPU, or the interrupt measured
-# faster: declined and irq_chosen) takes its interrupt by design, as
-# may one whose waiter stopped spinning and slept (a backoff: after a period without
-# polls the driver unmasks the interrupt); the interrupts beyond those count against
-# the polled I/Os, and backoffs may be <= 1/4 of them. poll_stat must have seen every
-# read. With psync, io_poll=1 polls where that measured faster, which a busy host can
-# make the interrupt: some I/Os must poll (a probe polls at least every 1024). ARGs
-# with --hipri force polling: at least 3/4 of the I/Os must poll.
+# MAX: interrupts per polled I/O <= LIMIT, from DEV's poll_stat (polled_ipi_ok: an
+# I/O left to the interrupt by choice, declined or irq_chosen, takes its interrupt;
+# poll_stat must have seen every read). With psync, io_poll=1 polls where that
+# measured faster, which a busy host can make the interrupt: some I/Os must poll (a
+# probe polls one at least every 64). ARGs with --hipri force polling: at least 3/4
+# of the I/Os must poll.
 ipi() {
 	_dev=$1 _cmp=$2 _lim=$3
 	shift 3

@@ -29,27 +29,23 @@ poll_stat_get() {
 }
 
 # polled_ipi_ok STAT IRQS READS LIMIT MIN_POLLED: READS synchronous reads took IRQS
-# interrupts with poll_stat delta STAT. An I/O that took the interrupt by choice
-# (declined: another task runnable; irq_chosen: the interrupt measured faster) is
-# not a polled one, and a backoff (the waiter slept) may cost one interrupt; an
-# irq_chosen I/O may cost two (on NVMe, starting it unmasks the queue's vector, which
-# delivers the message a polled completion left pending); the other interrupts per
-# polled I/O must be <= LIMIT, with >= MIN_POLLED (and > 0)
-# polled I/Os, backoffs <= 1/4 of them, and every read seen by poll_stat. QUEUE's
+# interrupts with poll_stat delta STAT. An I/O left to the interrupt by choice
+# (declined: another task runnable; irq_chosen: the interrupt measured faster) takes
+# its interrupt; a polled one none, also when its waiter backed off (a poll queue
+# raises no interrupt). The other interrupts per polled I/O must be <= LIMIT, with
+# >= MIN_POLLED (and > 0) polled I/Os and every read seen by poll_stat. QUEUE's
 # poll_choice is shown when it fails (set PSQ to the queue's name).
 polled_ipi_ok() {
 	_pst=$1 _pirq=$2 _pn=$3 _plim=$4 _pmin=$5
 	[ "$_pst" != absent ] || { tap_diag "no poll_stat (CONFIG_BLK_DEBUG_FS): cannot tell polled I/Os"; return 1; }
 	_pdec=$(($(poll_stat_get "$_pst" declined) + $(poll_stat_get "$_pst" irq_chosen)))
-	_pbo=$(poll_stat_get "$_pst" backoffs)
 	_pseen=$((_pdec + $(poll_stat_get "$_pst" poll_completions) + $(poll_stat_get "$_pst" irq_completions)))
 	_ppolled=$((_pn - _pdec))
-	_pextra=$((_pirq - _pdec - $(poll_stat_get "$_pst" irq_chosen) - _pbo))
+	_pextra=$((_pirq - _pdec))
 	[ "$_pextra" -ge 0 ] || _pextra=0
 	_prp=$(ratio "$_pextra" "$_ppolled")
-	tap_diag "$_pdec I/Os took the interrupt by choice, $_pbo backoffs; $_pextra other interrupts / $_ppolled polled I/Os = $_prp per polled I/O (want <= $_plim, >= $_pmin polled, backoffs <= 1/4 of those; poll_stat saw $_pseen of $_pn reads)"
+	tap_diag "$_pdec I/Os took the interrupt by choice, $(poll_stat_get "$_pst" backoffs) backoffs; $_pextra other interrupts / $_ppolled polled I/Os = $_prp per polled I/O (want <= $_plim, >= $_pmin polled; poll_stat saw $_pseen of $_pn reads)"
 	if [ "$_ppolled" -gt 0 ] && [ "$_ppolled" -ge "$_pmin" ] && [ "$_pseen" -ge "$_pn" ] &&
-		[ $((4 * _pbo)) -le "$_ppolled" ] &&
 		awk -v r="$_prp" -v l="$_plim" 'BEGIN { exit !(r != "nan" && r + 0 <= l + 0) }'; then
 		return 0
 	fi
