@@ -29,7 +29,7 @@ ARGS ?=
 
 .PHONY: help deps base apply tree export export-check build build-debug initramfs smoke boot \
 	suite test host-tests lint check-patches demo clean distclean \
-	bench bench-quick bench-choice reliability-breaks deb deb-test
+	bench bench-quick bench-choice kunit reliability-breaks deb deb-test
 
 help:
 	@echo "Block polling series for Linux 6.12: patches/ -> $(KSRC) -> vmlinux -> QEMU guest -> TAP"
@@ -51,6 +51,7 @@ help:
 	@echo "  make boot RUN=x.sh  boot one guest script (ARGS=a,b VARIANT=debug TIMEOUT=s SMP=n)"
 	@echo "  make suite          boot smoke.sh and each of TEST_SCRIPTS, summarise TAP"
 	@echo "  make host-tests     shellcheck + tests/test-*.sh (tests of the tooling)"
+	@echo "  make kunit          the series' KUnit suite on the host in UML (~6 min cold, seconds after)"
 	@echo "  make check-patches  host checks of the patch files (hook: CHECK_PATCHES)"
 	@echo "  make bench          stock vs patched kernel in QEMU: psync irq/poll/hybrid, io_uring, dd, ext4,"
 	@echo "                      1-8 jobs per mode with the issue 14 targets and bench-jobs.png"
@@ -111,6 +112,11 @@ comma := ,
 
 suite:
 	sh scripts/suite.sh smoke.sh $(TEST_SCRIPTS)
+
+# The KUnit suite (config/blk-poll.kunitconfig) with tools/testing/kunit in UML.
+kunit:
+	sh scripts/tree-fresh.sh
+	sh scripts/kunit.sh
 
 # Not part of test (CI budget): shows that each class of reliability check can fail.
 reliability-breaks:
@@ -189,7 +195,7 @@ deb-test:
 
 clean:
 	rm -rf $(BUILD)/obj-normal $(BUILD)/obj-debug $(BUILD)/obj-stock $(BUILD)/bench $(BUILD)/initramfs.d $(BUILD)/initramfs.cpio \
-		$(BUILD)/selftests $(BUILD)/roundtrip $(RESULTS) $(BUILD)/obj-deb $(BUILD)/obj-modular $(BUILD)/deb $(BUILD)/deb-boot
+		$(BUILD)/selftests $(BUILD)/roundtrip $(RESULTS) $(BUILD)/obj-deb $(BUILD)/obj-modular $(BUILD)/deb $(BUILD)/deb-boot $(BUILD)/kunit
 
 distclean:
 	rm -rf $(BUILD)
