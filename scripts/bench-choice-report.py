@@ -60,7 +60,7 @@ def main():
     print("noise: |irq2 / irq - 1|, the interrupt against itself in the same boot.\n")
     print("| device | load | mode | n | IOPS | p50 | p99 | p99.9 | CPU us/IO | IRQ/IO | polled share |")
     print("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|")
-    verdicts = []
+    verdicts, verdicts_h, alone = [], [], []
     for (dev, load), modes in sorted(cells.items()):
         for mode in ("irq", "irq2", "poll", "choice", "hybrid"):
             rs = modes.get(mode)
@@ -108,9 +108,6 @@ def main():
         print(f"- Hybrid on {DEVICES.get(dev, dev)}, 1 job: {xiops:.2f}x classic polling's IOPS at "
               f"{xcpu:.2f}x its CPU per I/O{verdict}")
 
-
-verdicts_h = []
-alone = []
 
 if __name__ == "__main__":
     main()
