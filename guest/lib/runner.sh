@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # Run a group of guest tests kept one behaviour a file, as blktests keeps tests/block/NNN.
-# Needs tap.sh, deadline.sh and kmsg.sh.
+# Needs tap.sh, deadline.sh, kmsg.sh and slow.sh.
 #
 # A test file /guest/GROUP/NAME.sh declares, before any code:
 #   REQUIRES="fio dmsetup"          tools it runs (command -v)
@@ -37,18 +37,16 @@ run_group() {
 		*) tap_not_ok "$_rg_group: only=$_rg_n names a test of $_rg_group ($_rg_names)" ;;
 		esac
 	done
-	_rg_slow=1
-	if dmesg | grep -q 'KernelAddressSanitizer initialized'; then _rg_slow=3; fi
 	_rg_t0=$(dl_now)
-	tap_diag "$_rg_group: kernel $(uname -r), $(nproc) CPUs, $(fio --version 2> /dev/null || echo 'no fio'), tests ${_rg_only:-all}${BLKPOLL_BREAK:+, break=$BLKPOLL_BREAK}, deadlines x$_rg_slow"
+	tap_diag "$_rg_group: kernel $(uname -r), $(nproc) CPUs, $(fio --version 2> /dev/null || echo 'no fio'), tests ${_rg_only:-all}${BLKPOLL_BREAK:+, break=$BLKPOLL_BREAK}, deadlines x$SLOW"
 	for _rg_n in $_rg_names; do
 		[ -z "$_rg_only" ] || case +$_rg_only+ in *"+$_rg_n+"*) ;; *) continue ;; esac
-		run_one "$_rg_group" "$_rg_n" "$_rg_slow"
+		run_one "$_rg_group" "$_rg_n"
 	done
 	tap_diag "$_rg_group: $((($(dl_now) - _rg_t0) / 10)) s"
 }
 
-# run_one GROUP NAME SLOW: one test file (see run_group)
+# run_one GROUP NAME: one test file (see run_group)
 run_one() {
 	_ro_t=$1/$2
 	_ro_f=/guest/$_ro_t.sh
@@ -76,7 +74,7 @@ run_one() {
 		tap_skip "$_ro_t" "not run: no${_ro_why%,}"
 		return 0
 	fi
-	_ro_secs=$((_ro_secs * $3))
+	_ro_secs=$(s "$_ro_secs")
 	tap_diag "=== $_ro_t: deadline $_ro_secs s ==="
 	_ro_t0=$(dl_now)
 	kmsg_mark "$_ro_t start $_ro_t0"

@@ -13,13 +13,9 @@
 . /guest/lib/poll-stat.sh
 
 BREAK=${BLKPOLL_BREAK:-}
-# The debug kernel (KASAN) runs several times slower: longer deadlines, smaller runs.
-SLOW=1
-if dmesg | grep -q 'KernelAddressSanitizer initialized'; then SLOW=3; fi
+. /guest/lib/slow.sh
 BIG=${BLKPOLL_ARG_big:-}
 [ -n "$BIG" ] || if [ "$SLOW" -gt 1 ]; then BIG=64; else BIG=256; fi
-# s SECS: a deadline scaled for the kernel
-s() { echo $(($1 * SLOW)); }
 
 DISK=${BLKPOLL_DISK:-}
 DISK2=${BLKPOLL_DISK2:-}
