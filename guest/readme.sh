@@ -2,11 +2,22 @@
 # The README's "Switch polling on" and "Measure before and after" commands, as a
 # user types them, on BLKPOLL_DISK (the README says nvme0n1 and nvme0q; the names
 # here are the disk's) with fio runs of 3 s instead of 10: each command works,
-# its output has what the README tells the reader to look at, and the interrupt
-# count it teaches shows polling (io_poll=1) against interrupts (io_poll=0).
+# its output has what the README tells the reader to look at (IOPS, latency, CPU:
+# numbers, > 0, the IOPS matching the reads fio issued), and the interrupt count it
+# teaches shows polling (io_poll=1) against interrupts (io_poll=0).
+# args: break=figures (or env BLKPOLL_BREAK=figures): the IOPS in fio's output made 0
+# before they are judged, to show that check can fail.
 set -u
 . /guest/lib/tap.sh
 . /guest/lib/fio-check.sh
+
+BREAK=${BLKPOLL_BREAK:-}
+for a in "$@"; do
+	case $a in
+	break=*) BREAK=${a#break=} ;;
+	*) tap_not_ok "readme: argument $a is break=" ;;
+	esac
+done
 
 DISK=${BLKPOLL_DISK:-}
 if [ -z "$DISK" ] || [ ! -b "$DISK" ]; then
@@ -32,6 +43,39 @@ fio_ios() {
 	sed -n 's/^ *issued rwts: total=\([0-9]*\),.*/\1/p' /tmp/readme.fio
 }
 
+# figures READS: the IOPS, mean completion latency and CPU of /tmp/readme.fio (fio's
+# normal output, what the README shows: the figures are read from the text a user
+# reads, not from JSON) are there and sane: numbers; IOPS > 0 and times the 3 s
+# within a factor of 2 of the READS fio issued (it is the figure fio counts from
+# them); latency > 0 and < 1 s (a 4 KiB read); CPU usr + sys > 0, each <= 100 %
+figures() {
+	awk -v ios="$1" '
+	function val(s, k) { sub(".*" k "=", "", s); sub(/[,%].*/, "", s); return s }
+	/^ *read: IOPS=/ {
+		v = val($0, "IOPS"); m = 1
+		if (v ~ /k$/) m = 1000
+		if (v ~ /M$/) m = 1000000
+		sub(/[kM]$/, "", v)
+		if (v ~ /^[0-9]+(\.[0-9]+)?$/) iops = v * m
+	}
+	/^ *clat \((nsec|usec|msec)\):/ {
+		v = val($0, "avg"); u = $0
+		sub(/^ *clat \(/, "", u); sub(/\).*/, "", u)
+		if (v ~ /^[0-9]+(\.[0-9]+)?$/) lat = v * (u == "nsec" ? 0.001 : u == "msec" ? 1000 : 1)
+	}
+	/^ *cpu *:/ {
+		u = val($0, "usr"); s = val($0, "sys")
+		if (u ~ /^[0-9]+(\.[0-9]+)?$/ && s ~ /^[0-9]+(\.[0-9]+)?$/) { usr = u + 0; sys = s + 0; cpu = 1 }
+	}
+	END {
+		printf "# figures: IOPS %s, mean completion latency %s us, CPU %s; %d reads issued in 3 s\n",
+			iops == "" ? "missing" : iops, lat == "" ? "missing" : lat,
+			cpu ? sprintf("usr %s%% sys %s%%", usr, sys) : "missing", ios
+		exit !(iops > 0 && iops * 3 * 2 >= ios && iops * 3 <= ios * 2 && lat > 0 && lat < 1000000 &&
+			cpu && usr + sys > 0 && usr <= 100 && sys <= 100)
+	}' /tmp/readme.fio
+}
+
 # measure 0|1: io_poll set, then the README's "a=$(irqs); fio ...; echo ..." run;
 # interrupts per I/O in /tmp/readme.ipi.$1
 measure() {
@@ -44,7 +88,12 @@ measure() {
 		echo "# no 'issued rwts' in fio's output"
 		return 1
 	fi
-	grep -E 'IOPS=|clat percentiles|sys=' /tmp/readme.fio | head -3 | sed 's/^/# /'
+	grep -E 'IOPS=|clat \(|sys=' /tmp/readme.fio | head -3 | sed 's/^/# /'
+	if [ "$BREAK" = figures ]; then
+		sed -i 's/IOPS=[0-9.]*[kM]*/IOPS=0/' /tmp/readme.fio
+		echo "# BLKPOLL_BREAK=figures: IOPS made 0 in fio's output"
+	fi
+	figures "$ios" || return 1
 	awk -v n="$n" -v i="$ios" 'BEGIN { printf "%.3f", n / i }' > "/tmp/readme.ipi.$1"
 	echo "# io_poll=$1: $n interrupts / $ios I/Os = $(cat "/tmp/readme.ipi.$1") per I/O"
 	echo "BENCH test=readme dev=$Q io_poll=$1 ios=$ios irqs=$n irq_per_io=$(cat "/tmp/readme.ipi.$1")"

@@ -1,10 +1,12 @@
 #!/bin/sh
 # shellcheck disable=SC2016 # the commands in single quotes expand in g's shell
 # The guest's jq readers of fio's JSON output (guest/lib/fio-check.sh fio_jq, fio_jobs,
-# fio_judge, fio_error_is; guest/queues.sh clat_max_us) on real fio runs on the host,
-# under busybox sh with set -eu as in the guest: the figures are the ones asked for,
-# fio's messages around the JSON are skipped, and an empty, garbage, cut-off or
-# missing file gives no job and does not fail the caller.
+# fio_judge, fio_error_is, fio_read_rate, clat_max_us, which queues.sh and
+# no-spare-queue.sh use from there) on real fio runs on the host, under busybox sh with
+# set -eu as in the guest: the figures are the ones asked for, fio's messages around
+# the JSON are skipped, and an empty, garbage, cut-off or missing file gives no job and
+# does not fail the caller. Then fio-check.sh's judges of poll_stat lines
+# (poll_share_ok, poll_none_ok), each seen to pass and to fail.
 set -eu
 . "$(dirname "$0")/lib.sh"
 d=$(mktemp -d)
@@ -15,11 +17,10 @@ if ! command -v fio >/dev/null || ! command -v jq >/dev/null || [ ! -x /bin/busy
 	exit
 fi
 
-# g CMD: CMD in busybox sh -eu with the guest's helpers and queues.sh's clat_max_us
-# (queues.sh runs its steps when sourced, so only that function is taken); D is $d.
+# g CMD: CMD in busybox sh -eu with the guest's helpers; D is $d.
 g() {
 	D=$d /bin/busybox sh -c '. "$0/guest/lib/tap.sh"; . "$0/guest/lib/fio-check.sh"
-		eval "$(sed -n "/^clat_max_us() {/,/^}/p" "$0/guest/queues.sh")"
+		. "$0/guest/lib/poll-stat.sh"
 		set -eu
 		eval "$1"' "$TOP" "$1"
 }
@@ -45,6 +46,13 @@ t_expect 0 "fio_judge sums the jobs" g 'FIO_JSON=$D/two.json FIO_LOG=$D/two.log 
 	fio_judge; fio_figures; fio_passed && echo " passed"'
 t_grep '^rc=0 jobs=2 job_errors=0 verify_errors=0 read_bytes=2097152 read_ios=512 write_bytes=1048576 write_ios=256 passed$' \
 	"2 jobs, 2 MiB read, 1 MiB written, no error: fio_passed"
+
+# fio_read_rate: the reads' IOPS and KiB/s summed over the jobs, as jq reads them
+want=$(jq -r '[.jobs[].read] | "\(map(.iops) | add | floor) \(map(.bw) | add | floor)"' "$d/two.json")
+t_expect 0 "fio_read_rate runs" g 'FIO_JSON=$D/two.json fio_read_rate'
+t_expect 0 "fio_read_rate is the jobs' read IOPS and KiB/s summed ($want)" test "$T_OUT" = "$want"
+t_expect 0 "fio_read_rate of a file without a job" g 'FIO_JSON=$D/nothing.json fio_read_rate 2>/dev/null'
+t_grep '^0 0$' "is 0 0"
 
 # clat_max_us: against Python's JSON parser, and a maximum planted in the second job's writes
 t_expect 0 "clat_max_us runs" g 'FIO_JSON=$D/two.json clat_max_us'
@@ -107,4 +115,23 @@ t_expect 1 "dio_einval: an aligned O_DIRECT read does not" einval 0 4096
 t_grep 'read 4096/4096 bytes' "and says what it did"
 t_grep 'not EINVAL$' "and that it was not EINVAL"
 rm -rf "$o"
+
+# poll_share_ok / poll_none_ok on poll_stat_delta lines as the guest makes them
+ps() { printf 'declined %s irq_chosen %s polls 9 spins 9 poll_completions %s irq_completions %s backoffs 0 hybrid_sleeps 0 hybrid_sleep_ns 0' "$@"; }
+t_expect 0 "poll_share_ok: 1800 of 2000 I/Os found by polling" g "poll_share_ok '$(ps 0 200 1800 0)' 2000"
+t_grep 'want >= 7,' "wants 2000/256 = 7 polled"
+t_expect 0 "poll_share_ok: 8 probes polled (7 found by polling, 1 asleep) of 2000, 1992 irq_chosen" \
+	g "poll_share_ok '$(ps 0 1992 7 1)' 2000"
+t_expect 1 "but not 6 of 2000 (under 1/256)" g "poll_share_ok '$(ps 0 1994 6 0)' 2000"
+t_expect 1 "nor 2000 polled I/Os none of which a waiter found by polling" g "poll_share_ok '$(ps 0 0 0 2000)' 2000"
+t_expect 0 "6 polled I/Os are the share of the 6 poll_stat saw" g "poll_share_ok '$(ps 0 0 6 0)'"
+t_expect 1 "but not of 2000 fio I/Os (the rest bypassed the choice)" g "poll_share_ok '$(ps 0 0 6 0)' 2000"
+t_expect 0 "declined I/Os are not in the share: 1990 declined, 1 polled of 2000" g "poll_share_ok '$(ps 1990 9 1 0)' 2000"
+t_expect 1 "a run with io_poll=0 (nothing counted) fails" g "poll_share_ok '$(ps 0 0 0 0)' 2000"
+t_expect 1 "an absent poll_stat fails" g "poll_share_ok absent 2000"
+t_grep 'cannot tell' "and says it cannot tell"
+t_expect 0 "poll_none_ok: nothing polled" g "poll_none_ok '$(ps 0 0 0 0)'"
+t_expect 1 "poll_none_ok: one I/O found by polling fails" g "poll_none_ok '$(ps 0 0 1 0)'"
+t_expect 1 "poll_none_ok: one polled I/O completed while asleep fails" g "poll_none_ok '$(ps 0 0 0 1)'"
+t_expect 1 "poll_none_ok: an absent poll_stat fails" g "poll_none_ok absent"
 t_end

@@ -1,5 +1,9 @@
 # shellcheck shell=sh
-# Hard per-step deadlines and interrupt counting for guest tests. Source after tap.sh.
+# Two things guest tests share, both from /proc alone: hard per-step deadlines
+# (deadline, dl_run, dl_wait, dl_until) and counting the interrupts of the NVMe
+# controllers behind a block device (irqs_of, dl_ctrls). Interrupt counting is here,
+# not in fio-check.sh, because scripts without fio-check.sh (bench-jobs.sh) use it.
+# Source after tap.sh.
 #
 # deadline SECS DESC CMD [ARG...]: one TAP test. CMD (a command or a shell function,
 #   run in a background subshell, so variables it sets do not come back) gets at most

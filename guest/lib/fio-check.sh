@@ -1,7 +1,11 @@
 # shellcheck shell=sh
-# Helpers shared by the guest reliability scripts (fs-poll.sh, reliability.sh):
-# queue attributes, io_poll switching, NVMe interrupt counting, fio runs judged by
-# exit status, per-job error fields and verify messages. Source after tap.sh.
+# What guest tests share about a disk and fio: queue attributes and the io_poll switch;
+# the guest's one reader of fio's output, its JSON through jq (fio_jq; fio_run and
+# fio_start/fio_wait judge a run by exit status, per-job errors and verify messages;
+# fio_figures, fio_read_rate and clat_max_us report it); whether a run polled, from
+# poll_stat (poll_share_ok, poll_none_ok); O_DIRECT probes, corrupting a block, the
+# kernel log since a mark. Source after tap.sh; the poll_stat judges need poll-stat.sh.
+# NVMe interrupt counting (irqs_of) is in deadline.sh.
 
 # qattr DEV NAME: path of /sys/block/<dev>/queue/NAME
 qattr() {
@@ -106,6 +110,52 @@ clat_max_us() {
 	# -n and inputs: 0 for a file without a job; the echo: 0 for one jq cannot parse
 	fio_jq "$FIO_JSON" -n '[inputs | .jobs[]? | .read, .write, .trim | .clat_ns.max? // 0] | max // 0 | . / 1000 | floor' ||
 		echo 0
+}
+
+# fio_read_rate: "IOPS KIB_S" of the last fio run's reads, summed over its jobs and
+# rounded down (fio's read.iops, read.bw); "0 0" for a file without a job
+fio_read_rate() {
+	fio_jq "$FIO_JSON" -rn '[inputs | .jobs[]? | .read] | "\(map(.iops // 0) | add // 0 | floor) \(map(.bw // 0) | add // 0 | floor)"' ||
+		echo "0 0"
+}
+
+# POLL_SHARE: a run with io_poll=1 must have polled at least 1 in POLL_SHARE of the
+# I/Os the choice decided (those not declined: a declined I/O takes the interrupt
+# because another task was runnable, by design). Where the interrupt measured faster,
+# the choice (patch 14) still polls one I/O in 128, a probe: 256 is half of that, room
+# for probes that were declined or recorded neither way (a split bio). At 128 such a
+# run would sit on the limit and fail at random; at 512 a kernel probing half as often
+# as it says would pass.
+POLL_SHARE=256
+
+# poll_share_ok STAT [IOS]: the poll_stat_delta line STAT shows a run that polled:
+# poll_completions > 0 (a waiter found its I/O done by polling: nothing else shows it
+# polled) and polled I/Os (poll_completions + irq_completions, the latter completed
+# while their waiter slept) >= 1/POLL_SHARE of the decided ones; those are what
+# poll_stat saw, or the run's IOS (fio's count) when more, less the declined (an I/O
+# that bypassed the choice must not shrink the share). One diagnostic line either way.
+poll_share_ok() {
+	[ "$1" != absent ] || { echo "# no poll_stat (CONFIG_BLK_DEBUG_FS, the series): cannot tell polled I/Os"; return 1; }
+	_psk_pc=$(poll_stat_get "$1" poll_completions)
+	_psk_ic=$(poll_stat_get "$1" irq_completions)
+	_psk_dec=$(poll_stat_get "$1" declined)
+	_psk_seen=$((_psk_dec + $(poll_stat_get "$1" irq_chosen) + _psk_pc + _psk_ic))
+	_psk_n=${2:-0}
+	[ "$_psk_n" -ge "$_psk_seen" ] || _psk_n=$_psk_seen
+	_psk_min=$(((_psk_n - _psk_dec) / POLL_SHARE))
+	[ "$_psk_min" -ge 1 ] || _psk_min=1
+	echo "# polled: $_psk_pc found by polling + $_psk_ic while asleep = $((_psk_pc + _psk_ic)) of $((_psk_n - _psk_dec)) decided I/Os (want >= $_psk_min, 1/$POLL_SHARE; $_psk_dec declined; poll_stat saw $_psk_seen${2:+ of $2})"
+	[ "$_psk_pc" -gt 0 ] && [ $((_psk_pc + _psk_ic)) -ge "$_psk_min" ]
+}
+
+# poll_none_ok STAT: the poll_stat_delta line STAT shows a run (a control with io_poll=0)
+# that polled nothing: poll_completions and irq_completions 0. An absent poll_stat
+# fails: a control that cannot see polling must not pass as "did not poll".
+poll_none_ok() {
+	[ "$1" != absent ] || { echo "# no poll_stat (CONFIG_BLK_DEBUG_FS, the series): cannot tell polled I/Os"; return 1; }
+	_pno=$(($(poll_stat_get "$1" poll_completions) + $(poll_stat_get "$1" irq_completions)))
+	echo "# polled I/Os: $_pno (want 0)"
+	[ "$_pno" -eq 0 ]
 }
 
 # dmesg_lines: how many lines the kernel log has; dmesg_since N: its lines after the first N

@@ -1,8 +1,10 @@
 #!/bin/sh
 # Integrity under load: >= 1 GiB written and crc32c verified (verify_backlog), on the raw
 # disk and in ext4 files, classic (io_poll_delay=-1) and hybrid (0) polling, 1 and 4
-# jobs, and a verify-only re-read.
-# BLKPOLL_BREAK=a: a block corrupted before the re-read.
+# jobs, and a verify-only re-read; each of raw and ext4, classic and hybrid, polled
+# (poll_stat).
+# BLKPOLL_BREAK=a: a block corrupted before the re-read; nopoll: see
+# guest/lib/reliability.sh.
 # Run by guest/reliability.sh (phase a), or alone: sh /guest/reliability/integrity.sh
 # shellcheck disable=SC2034 # REQUIRES, DEADLINE: read by guest/reliability.sh
 REQUIRES="fio mkfs.ext4"
@@ -24,6 +26,8 @@ integrity() {
 		set_attr "$QD" "$delay"
 		kind=classic
 		[ "$delay" = -1 ] || kind=hybrid
+		poll_mark
+		kios=0
 		for nj in 1 4; do
 			sz=$((136 / nj))M
 			d="integrity raw $kind nj=$nj bsrange=512-256k"
@@ -36,12 +40,15 @@ integrity() {
 			fio_report "$d: written and verified, no errors"
 			VERIFIED=$((VERIFIED + FIO_RBYTES))
 			ios=$((ios + FIO_RIOS + FIO_WIOS))
+			kios=$((kios + FIO_RIOS + FIO_WIOS))
 			if [ "$nj" = 1 ] && [ "$delay" = -1 ]; then
 				[ "$BREAK" != a ] || corrupt_block "$DISK" $((RAW + 65536))
 				fio_verify_only "$@"
 				fio_report "$d: verify-only re-read finds the data intact"
+				kios=$((kios + FIO_RIOS))
 			fi
 		done
+		polled_since "integrity raw $kind" "$kios"
 	done
 	tap_diag "  raw: $(($(irqs_of "$DISK") - i0)) interrupts for $ios I/Os"
 	# ext4 in the first 512 MiB
@@ -52,6 +59,8 @@ integrity() {
 			set_attr "$QD" "$delay"
 			kind=classic
 			[ "$delay" = -1 ] || kind=hybrid
+			poll_mark
+			kios=0
 			for nj in 1 4; do
 				sz=$((136 / nj))M
 				d="integrity ext4 $kind nj=$nj bsrange=512-256k"
@@ -61,8 +70,10 @@ integrity() {
 					--rw=randwrite --bsrange=512-256k --verify_backlog=32 $VFY
 				fio_report "$d: written and verified, no errors"
 				VERIFIED=$((VERIFIED + FIO_RBYTES))
+				kios=$((kios + FIO_RIOS + FIO_WIOS))
 				rm -f "$MNT"/e*
 			done
+			polled_since "integrity ext4 $kind" "$kios"
 		done
 		umount "$MNT" || tap_not_ok "integrity: umount ext4"
 	else

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Scheduling: 6 polling jobs on 2 vCPUs all make progress, and a nice -10 task keeps
-# at least a fifth of the CPU it gets alone.
-# BLKPOLL_BREAK=e: the nice -10 task stopped while it is measured.
+# at least a fifth of the CPU it gets alone; the jobs polled (poll_stat), and in the
+# io_poll=0 run, the control, they did not.
+# BLKPOLL_BREAK=e: the nice -10 task stopped while it is measured; nopoll / ctlpoll:
+# see guest/lib/reliability.sh.
 # Run by guest/reliability.sh (phase e), or alone: sh /guest/reliability/scheduling.sh
 # shellcheck disable=SC2034 # REQUIRES, DEADLINE: read by guest/reliability.sh
 REQUIRES="fio renice"
@@ -45,7 +47,8 @@ scheduling() {
 	idle=$(busy_count 5)
 	tap_diag "scheduling: nice -10 loop, unloaded: $idle iterations in 5 s"
 	for mode in 1 0; do
-		set_io_poll "$DISK" "$mode" || tap_not_ok "scheduling: io_poll=$mode"
+		poll_set "$mode" || tap_not_ok "scheduling: io_poll=$mode"
+		poll_mark
 		fio_start --name=sched --filename="$DISK" --offset="$RAW" --size=256M --rw=randread --bs=4k \
 			--ioengine=psync --direct=1 --numjobs=6 --time_based --runtime=14
 		sleep 3
@@ -61,6 +64,12 @@ scheduling() {
 		else
 			tap_not_ok "scheduling io_poll=$mode: all 6 jobs completed I/Os (jobs $FIO_JOBS, $zero with none, rc $FIO_RC)"
 		fi
+		# without this, "not starved by polling jobs" would pass with nothing polling
+		if [ "$mode" = 1 ]; then
+			polled_since "scheduling io_poll=1, 6 psync jobs" "$FIO_RIOS"
+		else
+			not_polled_since "scheduling io_poll=0 (control), 6 psync jobs"
+		fi
 		if [ "$mode" = 1 ]; then
 			if [ "$busy" -gt 0 ] && [ $((busy * 5)) -ge "$idle" ]; then
 				tap_ok "scheduling: nice -10 task not starved by 6 polling jobs ($busy >= 20% of $idle)"
@@ -69,7 +78,7 @@ scheduling() {
 			fi
 		fi
 	done
-	set_io_poll "$DISK" 1 || true
+	poll_set 1 || true
 }
 
 scheduling

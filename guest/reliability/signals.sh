@@ -1,7 +1,8 @@
 #!/bin/sh
 # Signals: polled fio and dd readers get thousands of USR1/STOP/CONT, then SIGKILL: gone
-# within 30 s, and the data verifies after.
-# BLKPOLL_BREAK=c: a block corrupted before the verify pass.
+# within 30 s, they polled (poll_stat), and the data verifies after.
+# BLKPOLL_BREAK=c: a block corrupted before the verify pass; nopoll: see
+# guest/lib/reliability.sh.
 # Run by guest/reliability.sh (phase c), or alone: sh /guest/reliability/signals.sh
 # shellcheck disable=SC2034 # REQUIRES, DEADLINE: read by guest/reliability.sh
 REQUIRES="fio dd"
@@ -23,6 +24,7 @@ signals() {
 	fio_run "$@" --rw=randwrite
 	fio_report "signals: 32 MiB region written and verified"
 	# a polled fio verifying reader (one process: --thread) and a polled dd reader
+	poll_mark
 	fio --name=sigread --filename="$DISK" --offset="$off" --size=32M --bs=16k \
 		--ioengine=psync --direct=1 --verify=crc32c --rw=randread --time_based --runtime=900 \
 		--thread --output=/tmp/sigread.out > /tmp/sigread.log 2>&1 &
@@ -57,6 +59,8 @@ signals() {
 			sed 's/^/#   /' "/proc/$p/stack" 2>/dev/null || true
 		fi
 	done
+	# the readers' I/O count is unknown (killed): the share is of what poll_stat saw
+	polled_since "signals: the signalled fio and dd readers"
 	grep -E '^verify|bad magic' /tmp/sigread.log | head -3 | sed 's/^/#   sigread: /' || true
 	if grep -qE '^verify|bad magic' /tmp/sigread.log; then
 		tap_not_ok "signals: the polled reader saw no corrupt data while signalled"
