@@ -35,12 +35,14 @@ must_fail() {
 		missed="$missed $_n"
 		return 0
 	fi
+	_m=''
+	[ -z "$_pat" ] || _m=" matching /$_pat/"
 	_k=$(grep '^not ok' "${_log%.log}.tap" 2>/dev/null | grep -cE -- "$_pat" || true)
 	if [ "${_k:-0}" -eq 0 ]; then
-		stage "reliability-breaks: $_n failed without a 'not ok'${_pat:+ matching '$_pat'} (boot trouble, or another check)"
+		stage "reliability-breaks: $_n failed without a 'not ok'$_m (boot trouble, or another check)"
 		missed="$missed $_n"
 	else
-		stage "reliability-breaks: $_n caught: $_k not ok${_pat:+ matching '$_pat'}"
+		stage "reliability-breaks: $_n caught: $_k not ok$_m"
 		grep '^not ok' "${_log%.log}.tap" | sed 's/^/    /'
 	fi
 }
