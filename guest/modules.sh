@@ -6,7 +6,7 @@
 #                          has no "Unknown symbol" (nor a version or signature
 #                          mismatch), and io_poll=1 on BLKPOLL_DISK polls with nvme as a
 #                          module: <= 0.01 interrupts per polled 4 KiB read (control:
-#                          >= 0.5 at io_poll=0), counted as guest/stacks.sh counts them
+#                          >= 0.5 at io_poll=0), by ipi_reads of guest/lib/poll-stat.sh
 set -u
 
 # crc32c before libcrc32c: its init looks the algorithm up (busybox modprobe ignores
@@ -75,44 +75,20 @@ if [ -z "$DISK" ] || [ ! -b "$DISK" ]; then
 	tap_end
 	exit 1
 fi
-Q=${DISK#/dev/}
 
-# ipi 0|1 LIMIT [hipri]: io_poll of DISK set, then 2000 random 4 KiB psync O_DIRECT reads, the
-# job alone on the last CPU (a waiter beside a runnable task takes the interrupt by
-# design). io_poll=0: interrupts per I/O >= LIMIT. io_poll=1: interrupts per polled
-# I/O <= LIMIT (polled_ipi_ok): io_poll=1 polls where that measured faster, so some
-# of the I/Os must poll; with hipri (pvsync2 --hipri, forced polling) >= 3/4.
-ipi() {
-	_eng=psync _hp='' _min=1
-	[ "${3:-}" != hipri ] || _eng=pvsync2 _hp=--hipri _min=1500
+# modules_ipi 0|1 MAX|MIN [ARG...]: io_poll of DISK set, then ipi_reads (the rule
+# every guest check of interrupts per read uses, guest/lib/poll-stat.sh)
+modules_ipi() {
 	set_io_poll "$DISK" "$1" || return 1
-	_s0=$(poll_stat_line "$Q")
-	_i0=$(irqs_of "$DISK") || return 1
-	FIO_JSON=/tmp/modules.$1.json FIO_LOG=/tmp/modules.$1.log FIO_RC=0
-	taskset -c 0 fio --output-format=json --output="$FIO_JSON" --name=ipi --filename="$DISK" \
-		--rw=randread --bs=4k --ioengine="$_eng" --direct=1 --size=256M --number_ios=2000 $_hp \
-		--cpus_allowed="$(($(nproc) - 1))" > "$FIO_LOG" 2>&1 || FIO_RC=$?
-	fio_judge
-	_i1=$(irqs_of "$DISK") || return 1
-	_irqs=$((_i1 - _i0))
-	_st=$(poll_stat_delta "$_s0" "$(poll_stat_line "$Q")")
-	_r=$(ratio "$_irqs" "$FIO_RIOS")
-	echo "# io_poll=$1: $_irqs interrupts / $FIO_RIOS I/Os = $_r per I/O; poll_stat: $_st"
-	echo "BENCH test=modules dev=$Q io_poll=$1 ios=$FIO_RIOS irqs=$_irqs irq_per_io=$_r"
-	if ! fio_clean || [ "$FIO_RIOS" -eq 0 ]; then
-		echo "# fio: $(fio_figures)"
-		return 1
-	fi
-	if [ "$1" = 0 ]; then
-		awk -v r="$_r" -v l="$2" 'BEGIN { exit !(r != "nan" && r + 0 >= l + 0) }'
-		return
-	fi
-	PSQ=$Q polled_ipi_ok "$_st" "$_irqs" "$FIO_RIOS" "$2" "$_min"
+	_m=$2
+	shift 2
+	ipi_reads "$DISK" "$_m" --size=256M "$@"
 }
 
-deadline 120 "io_poll=0 on $DISK (nvme a module): >= 0.5 interrupts per 4 KiB read" ipi 0 0.5
-deadline 120 "io_poll=1 on $DISK (nvme a module): <= 0.01 interrupts per polled 4 KiB read" ipi 1 0.01
-deadline 120 "RWF_HIPRI on $DISK (nvme a module): >= 3/4 polled, <= 0.01 interrupts per polled 4 KiB read" ipi 1 0.01 hipri
+deadline 120 "io_poll=0 on $DISK (nvme a module): >= $IPI_IRQ_MIN interrupts per 4 KiB read" modules_ipi 0 MIN
+deadline 120 "io_poll=1 on $DISK (nvme a module): <= $IPI_POLLED_MAX interrupts per polled 4 KiB read" modules_ipi 1 MAX
+deadline 120 "RWF_HIPRI on $DISK (nvme a module): >= 3/4 polled, <= $IPI_POLLED_MAX interrupts per polled 4 KiB read" \
+	modules_ipi 1 MAX --ioengine=pvsync2 --hipri
 set_io_poll "$DISK" 0 || true
 
 tap_end

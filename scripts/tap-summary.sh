@@ -1,5 +1,6 @@
 #!/bin/sh
-# Summarise TAP files: per file and total pass/fail/skip. Fails when a test failed,
+# Summarise TAP files: per file and total pass/fail/skip, then each skipped test
+# ("not run": a tool or device the machine lacks) with its reason. Fails when a test failed,
 # a file bailed out, has no plan line (1..N: the script did not finish) or ran a
 # different number of tests than its plan, or no test ran.
 # usage: tap-summary.sh FILE.tap...
@@ -41,12 +42,13 @@ FNR == 1 { flush(); file = FILENAME; n = pass = fail = skip = todo = bail = 0; p
 	d = toupper($0)
 	if (d ~ /# *TODO/) { todo++; next }
 	if ($0 ~ /^not ok/) { fail++; next }
-	if (d ~ /# *SKIP/) { skip++; next }
+	if (d ~ /# *SKIP/) { skip++; skipped[++ns] = file ": " $0; next }
 	pass++
 }
 END {
 	flush()
 	printf "%-40s %4d pass %4d fail %4d skip %4d todo (%d tests)\n", "TOTAL", tp, tf, ts, tt, tn
+	for (i = 1; i <= ns; i++) printf "skipped %s\n", skipped[i]
 	if (tn == 0) { print "tap-summary: no test ran"; exit 1 }
 	if (tf > 0 || bad > 0) exit 1
 }' "$@" || rc=$?

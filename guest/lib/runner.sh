@@ -2,7 +2,7 @@
 # Run a group of guest tests kept one behaviour a file, as blktests keeps tests/block/NNN.
 # Needs tap.sh, deadline.sh, kmsg.sh and slow.sh.
 #
-# A test file /guest/GROUP/NAME.sh declares, before any code:
+# A test file /guest/GROUP/NAME.sh (BLKPOLL_GUEST replaces /guest) declares, before any code:
 #   REQUIRES="fio dmsetup"          tools it runs (command -v)
 #   DEVICES="BLKPOLL_DISK ..."      environment variables that must name block devices
 #   DEADLINE=120                    seconds on the normal kernel (x3 under KASAN)
@@ -14,7 +14,7 @@
 # or device missing) is one "# SKIP not run: ..." line, which tap-summary.sh counts
 # apart from passes and failures.
 
-# run_group GROUP "NAME..." ARG...: run /guest/GROUP/NAME.sh for each NAME, in order.
+# run_group GROUP "NAME..." ARG...: run GROUP/NAME.sh for each NAME, in order.
 # ARGs: only=a+b (some of the NAMEs), break=X (exported as BLKPOLL_BREAK: a test
 # breaks one of its checks on purpose); any other name=value is exported as
 # BLKPOLL_ARG_name for the tests (e.g. big=64 -> BLKPOLL_ARG_big).
@@ -49,7 +49,7 @@ run_group() {
 # run_one GROUP NAME: one test file (see run_group)
 run_one() {
 	_ro_t=$1/$2
-	_ro_f=/guest/$_ro_t.sh
+	_ro_f=${BLKPOLL_GUEST:-/guest}/$_ro_t.sh
 	if [ ! -f "$_ro_f" ]; then
 		tap_not_ok "$_ro_t: $_ro_f exists"
 		return 0

@@ -1,6 +1,6 @@
 # shellcheck shell=sh disable=SC2034 # DISK2, MP, BREAK, HP, VFY: used by the tests that source it
 # What the tests in guest/stacks/ share: the disks, fio with psync/pvsync2 and
-# O_DIRECT, interrupts per I/O (ipi), io_poll switching, dm nodes, cgroup v2 io.max
+# O_DIRECT, interrupts per I/O (ipi_at), io_poll switching, dm nodes, cgroup v2 io.max
 # and NVMe controller removal. Sourced by each test after `set -u`.
 # The file-backed NVMe disks: BLKPOLL_DISK and BLKPOLL_DISK2 (serials blkpoll0,
 # blkpoll2); the multipath head: BLKPOLL_MPATH (serial blkpollmp). BLKPOLL_ARG_big:
@@ -80,54 +80,13 @@ fio_cpu_pct() {
 le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "nan" && b != "nan" && a + 0 <= b + 0) }'; }
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "nan" && b != "nan" && a + 0 >= b + 0) }'; }
 
-# ipi DEV MAX|MIN LIMIT ARG...: 2000 4 KiB psync random reads on DEV (fio ARGs added),
-# with > 0 I/Os. MIN: interrupts of the NVMe controllers behind DEV per I/O >= LIMIT.
-# MAX: interrupts per polled I/O <= LIMIT, from DEV's poll_stat (polled_ipi_ok: an
-# I/O left to the interrupt by choice, declined or irq_chosen, takes its interrupt;
-# poll_stat must have seen every read). With psync, io_poll=1 polls where that
-# measured faster, which a busy host can make the interrupt: some I/Os must poll (a
-# probe polls one at least every 64). ARGs with --hipri force polling: at least 3/4
-# of the I/Os must poll.
-ipi() {
-	_dev=$1 _cmp=$2 _lim=$3
-	shift 3
-	# a partition has no queue of its own: the whole disk's io_poll applies
-	_q=${_dev#/dev/}
-	[ ! -e "/sys/class/block/$_q/partition" ] || _q=$(basename "$(readlink -f "/sys/class/block/$_q/..")")
-	_s0=$(poll_stat_line "$_q")
-	_i0=$(irqs_of "$_dev") || return 1
-	# The job alone on the last CPU, fio's own process elsewhere: a waiter
-	# beside another runnable task takes the interrupt, by design.
-	# shellcheck disable=SC2086 # $PS is a list of options
-	fio_with taskset -c 0 -- --name=ipi --filename="$_dev" --rw=randread --bs=4k $PS \
-		--number_ios=2000 --cpus_allowed="$(($(nproc) - 1))" "$@"
-	_i1=$(irqs_of "$_dev") || return 1
-	_irqs=$((_i1 - _i0))
-	_st=$(poll_stat_delta "$_s0" "$(poll_stat_line "$_q")")
-	_r=$(ratio "$_irqs" "$FIO_RIOS")
-	tap_diag "$_dev ($(dl_ctrls "$_dev" | sort -u | tr '\n' ' ')): $_irqs interrupts / $FIO_RIOS I/Os = $_r per I/O"
-	tap_diag "poll_stat of $_q during the run: $_st"
-	echo "BENCH test=stacks dev=${_dev#/dev/} io_poll=$(cat "/sys/block/$_q/queue/io_poll" 2> /dev/null || echo na) ios=$FIO_RIOS irqs=$_irqs irq_per_io=$_r"
-	fio_ok || return 1
-	[ "$FIO_RIOS" -gt 0 ] || return 1
-	if [ "$_cmp" = MIN ]; then
-		tap_diag "want >= $_lim interrupts per I/O"
-		ge "$_r" "$_lim"
-		return
-	fi
-	case " $* " in
-	*" --hipri "*) _min=$((3 * FIO_RIOS / 4)) ;;
-	*) _min=1 ;;
-	esac
-	PSQ=$_q polled_ipi_ok "$_st" "$_irqs" "$FIO_RIOS" "$_lim" "$_min"
-}
-
-# ipi_at PDEV 0|1 DEV MAX|MIN LIMIT [ARG...]: io_poll of PDEV set, then ipi DEV ...
+# ipi_at PDEV 0|1 DEV MAX|MIN [ARG...]: io_poll of PDEV set, then ipi_reads DEV ...
+# (guest/lib/poll-stat.sh: interrupts per read, the one rule of every guest check)
 ipi_at() {
 	io_poll_is "$1" "$2" || return 1
-	_d=$3 _c=$4 _l=$5
-	shift 5
-	ipi "$_d" "$_c" "$_l" --size=256M "$@"
+	_d=$3 _c=$4
+	shift 4
+	ipi_reads "$_d" "$_c" --size=256M "$@"
 }
 
 # io_poll_is DEV 0|1: set_io_poll and say so

@@ -35,13 +35,13 @@ dm_poll_on() {
 	fi
 	[ "$(cat "$_a")" = 1 ]
 }
-# dm_ipi 0|1 MAX|MIN LIMIT [ARG...]: io_poll everywhere, dm's as given, then ipi on dm
+# dm_ipi 0|1 MAX|MIN [ARG...]: io_poll everywhere, dm's as given, then ipi_reads on dm
 dm_ipi() {
 	_dm=$(cat /tmp/stk.dm) || return 1
 	io_poll_is "$DISK" 1 && io_poll_is "$DISK2" 1 && io_poll_is "$_dm" "$1" || return 1
-	_c=$2 _l=$3
-	shift 3
-	ipi "$_dm" "$_c" "$_l" --size=512M "$@"
+	_c=$2
+	shift 2
+	ipi_reads "$_dm" "$_c" --size=512M "$@"
 }
 # dm_hipri4m 0|1: dm io_poll, then one 4 MiB pvsync2 --hipri read from 298 MiB
 # (across the boundary at 300 MiB + 12 KiB): several bios for one I/O
@@ -131,12 +131,12 @@ deadline "$(s 30)" "dm: io_poll=1 on $DISK" io_poll_is "$DISK" 1
 deadline "$(s 30)" "dm: io_poll=1 on $DISK2" io_poll_is "$DISK2" 1
 deadline "$(s 30)" "dm: io_poll=1 on the dm device is accepted and reads back 1" dm_poll_on
 deadline "$(s 60)" "dm: io_poll=1 everywhere: polled 4 KiB psync reads on dm take <= 0.01 interrupts per I/O" \
-	dm_ipi 1 MAX 0.01
+	dm_ipi 1 MAX
 # shellcheck disable=SC2086
 deadline "$(s 60)" "dm: RWF_HIPRI 4 KiB reads on dm poll: >= 3/4 polled, <= 0.01 interrupts per polled I/O" \
-	dm_ipi 1 MAX 0.01 $HP
+	dm_ipi 1 MAX $HP
 deadline "$(s 60)" "dm: control: dm io_poll=0: 4 KiB psync reads on dm take >= 0.5 interrupts per I/O" \
-	dm_ipi 0 MIN 0.5
+	dm_ipi 0 MIN
 deadline "$(s 60)" "dm: one 4 MiB pvsync2 --hipri read across the segment boundary, dm io_poll=1: 0 errors, no hang" \
 	dm_hipri4m 1
 deadline "$(s 60)" "dm: one 4 MiB pvsync2 --hipri read across the segment boundary, dm io_poll=0: 0 errors, no hang" \

@@ -31,12 +31,12 @@ part_down() {
 }
 deadline "$(s 90)" "part: sfdisk $DISK (one partition at 1 MiB), mkfs.ext4 and mount $PART" part_make
 deadline "$(s 60)" "part: disk io_poll=1: polled 4 KiB psync reads on $PART take <= 0.01 interrupts per I/O" \
-	ipi_at "$DISK" 1 "$PART" MAX 0.01
+	ipi_at "$DISK" 1 "$PART" MAX
 # shellcheck disable=SC2086
 deadline "$(s 60)" "part: RWF_HIPRI 4 KiB reads on $PART poll: >= 3/4 polled, <= 0.01 interrupts per polled I/O" \
-	ipi_at "$DISK" 1 "$PART" MAX 0.01 $HP
+	ipi_at "$DISK" 1 "$PART" MAX $HP
 deadline "$(s 60)" "part: control: disk io_poll=0: 4 KiB psync reads on $PART take >= 0.5 interrupts per I/O" \
-	ipi_at "$DISK" 0 "$PART" MIN 0.5
+	ipi_at "$DISK" 0 "$PART" MIN
 deadline "$(s 150)" "part: ext4 on $PART, disk io_poll=1: psync bsrange=4k-4m ${BIG} MiB file write + crc32c verify: 0 errors" part_verify
 deadline "$(s 30)" "part: ext4 unmounted, partition table removed" part_down
 tap_end

@@ -38,7 +38,7 @@ rm_back() {
 	}
 	tap_diag "blkpoll2 is $DISK2 again"
 	# shellcheck disable=SC2086
-	ipi_at "$DISK2" 1 "$DISK2" MAX 0.01 $HP
+	ipi_at "$DISK2" 1 "$DISK2" MAX $HP
 }
 deadline "$(s 90)" "remove: $DISK2's controller removed under a RWF_HIPRI reader: it completes or gets EIO, no hang" \
 	rm_under_reader

@@ -60,7 +60,7 @@ reset_after() {
 	io_poll_is "$DISK" 1 || return 1
 	tap_diag "poll_choice of ${DISK#/dev/} after the resets: $(tr '\n' ';' < "/sys/kernel/debug/block/${DISK#/dev/}/poll_choice" 2> /dev/null)"
 	# shellcheck disable=SC2086
-	ipi "$DISK" MAX 0.01 --size=256M $HP
+	ipi_reads "$DISK" MAX --size=256M $HP
 }
 deadline "$(s 180)" "reset: controller reset to more queues and back to fewer under a polled (RWF_HIPRI) reader: no hang, reader completes or gets EIO" reset_step
 deadline "$(s 90)" "reset: after the resets polled (RWF_HIPRI) 4 KiB reads on $DISK work (<= 0.01 interrupts per I/O, >= 3/4 polled)" reset_after
