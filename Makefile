@@ -29,13 +29,13 @@ ARGS ?=
 
 .PHONY: help deps base apply tree export export-check build build-debug initramfs smoke boot \
 	suite test host-tests lint check-patches demo clean distclean \
-	bench bench-quick bench-choice kunit reliability-breaks deb deb-test
+	bench bench-quick bench-choice kunit reliability-breaks deb deb-test check-docs fast
 
 help:
 	@echo "Block polling series for Linux 6.12: patches/ -> $(KSRC) -> vmlinux -> QEMU guest -> TAP"
 	@echo
 	@echo "  make demo           build, boot, io_poll on at run time (dd/fio off vs on), then 1-4 jobs irq/poll/IOPOLL"
-	@echo "  make test           the whole suite: deps apply export-check host-tests check-patches"
+	@echo "  make test           the whole suite: deps apply export-check host-tests check-docs check-patches"
 	@echo "                      build initramfs, then smoke.sh + TEST_SCRIPTS in QEMU, TAP summary"
 	@echo
 	@echo "  make deps           apt-get install the needed Debian packages (no-op when present)"
@@ -51,11 +51,14 @@ help:
 	@echo "  make boot RUN=x.sh  boot one guest script (ARGS=a,b VARIANT=debug TIMEOUT=s SMP=n)"
 	@echo "  make suite          boot smoke.sh and each of TEST_SCRIPTS, summarise TAP"
 	@echo "  make host-tests     shellcheck + tests/test-*.sh (tests of the tooling)"
+	@echo "  make check-docs     README, doc/, cover letter: links, patch names, counts (scripts/doc-check.py)"
+	@echo "  make fast           lint host-tests check-docs: the first CI stage, minutes, no kernel build"
 	@echo "  make kunit          the series' KUnit suite on the host in UML (~6 min cold, seconds after)"
 	@echo "  make check-patches  host checks of the patch files (hook: CHECK_PATCHES)"
 	@echo "  make bench          stock vs patched kernel in QEMU: psync irq/poll/hybrid, io_uring, dd, ext4,"
-	@echo "                      1-8 jobs per mode with the issue 14 targets and bench-jobs.png"
-	@echo "                      -> $(RESULTS)/bench.md + PNGs (scripts/bench.sh; ~25 min)"
+	@echo "                      1-8 jobs per mode with the targets of scripts/bench-jobs-report.py"
+	@echo "                      -> $(RESULTS)/bench.md + PNGs (scripts/bench.sh; five boots, ~35 min);"
+	@echo "                      BENCH_PUBLISH=1 also to doc/results/v<N>/, never over an earlier report"
 	@echo "  make bench-quick    the same with 1 repetition of 2 s runs (checks the pipeline)"
 	@echo "  make bench-choice   io_poll=1 vs always-irq/always-poll per device model and load"
 	@echo "                      -> $(RESULTS)/bench-choice.md (guest/bench-choice.sh; ~40 min)"
@@ -131,6 +134,18 @@ lint:
 host-tests: lint
 	@set -e; for t in $(HOST_TESTS); do echo "==> host-tests: $$t"; sh $$t; done
 
+# README, doc/ and the cover letter against the tree: links, patch names, the counts of
+# patches, KUnit cases and suite boots (scripts/doc-check.py).
+check-docs:
+	python3 scripts/doc-check.py
+
+# The first CI stage: minutes, no kernel build (.ci/run runs it before make test).
+fast: lint host-tests check-docs
+
+# make print-VAR: the value of a variable (scripts/doc-check.py reads TEST_SCRIPTS).
+print-%:
+	@echo $($*)
+
 check-patches:
 	@if [ -z "$(strip $(CHECK_PATCHES))" ]; then \
 		echo "check-patches: no checks configured yet (hook: CHECK_PATCHES)"; \
@@ -144,6 +159,7 @@ test:
 	sh scripts/stage-time.sh apply $(MAKE) apply
 	sh scripts/stage-time.sh export-check $(MAKE) export-check
 	sh scripts/stage-time.sh host-tests $(MAKE) host-tests
+	sh scripts/stage-time.sh check-docs $(MAKE) check-docs
 	sh scripts/stage-time.sh check-patches $(MAKE) check-patches
 	@set -e; for v in $(TEST_VARIANTS); do sh scripts/stage-time.sh build-$$v sh scripts/build.sh $$v; done
 	sh scripts/stage-time.sh initramfs $(MAKE) initramfs
@@ -182,7 +198,7 @@ demo:
 	sh scripts/boot.sh -v normal -l $(RESULTS)/bench-jobs-demo.log bench-jobs.sh reps=1 jobs=1+2+4
 	python3 scripts/bench-jobs-report.py $(RESULTS)/bench-jobs-demo.log
 
-# The series as a Debian package for a real machine (README "Try it on your machine").
+# The series as a Debian package for a real machine (README "Try it on a real machine").
 # Not part of test: a distribution config takes far longer to build than tinyconfig.
 deb:
 	sh scripts/deps.sh

@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""Check the documentation against the tree: links, patch names and counts.
+
+usage: doc-check.py [ROOT]   (ROOT: the repository, default: this script's parent)
+
+Documents: README.md, doc/**/*.md and patches/0000-cover-letter.patch.
+Fails (exit 1, one line per finding: FILE:LINE: what) when
+- a relative Markdown link ([text](target), ![alt](target), [id]: target) outside
+  code points to a file that does not exist;
+- a repository path (doc/, scripts/, guest/, tests/, config/, patches/, .ci/)
+  written in backticks in README.md or doc/*.md, or anywhere in the cover letter,
+  does not exist (paths with <, *, $ or { are patterns and are skipped);
+- a patch file name (0NNN-words..., with or without .patch) in the current documents
+  is not the start of a file in patches/;
+- README.md or the cover letter counts patches ("17 patches", "seventeen patches",
+  "17-patch series") other than patches/series has;
+- the current documents claim a KUnit case count ("10 KUnit cases", "KUnit (one
+  suite, 10 cases)", "10/10" next to "KUnit", "pass:10" on a line that names KUnit
+  or blk-poll:) other than the KUNIT_CASE( lines the series adds (added less removed);
+- README.md's "N suite boots" is not 1 (smoke.sh) + the entries of the Makefile's
+  TEST_SCRIPTS (its default: `make print-TEST_SCRIPTS` with no override), or README.md
+  has no such sentence;
+- README.md's "make bench ... N boots" is not the default BENCH_BOOTS of
+  scripts/bench.sh plus its hybrid and jobs boots.
+The current documents are README.md, doc/*.md and the cover letter; results of older
+versions (doc/results/**) describe the series as it was then, so in them only links
+and paths are checked. Prints "doc-check: ok (...)" and exits 0 when all agree.
+"""
+import glob
+import os
+import re
+import subprocess
+import sys
+
+NUMBERS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen "
+    "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split())}
+NUM = r"(?<![\w.-])(\d+|" + "|".join(NUMBERS) + r")"
+# [text](target "title"), ![alt](target); text may hold one level of brackets.
+LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\(\s*<?([^()\s<>]+(?:\([^()\s]*\)[^()\s<>]*)*)>?(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
+REFDEF = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)")
+SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+PATH = re.compile(r"(?<![\w/.:-])((?:doc|scripts|guest|tests|config|patches|\.ci)/[^\s`'\"()\[\],;]*)")
+PATCHNAME = re.compile(r"(?<![\w.-])(0\d{3}-[A-Za-z][\w.-]*)")
+PATCHCOUNT = re.compile(r"\b" + NUM + r"(?:\s+patches\b|-patch\b)", re.I)
+KUNIT_CLAIMS = [
+    re.compile(r"\b" + NUM + r"\s+KUnit\s+(?:test\s+)?cases\b", re.I),
+    re.compile(r"\bKUnit\b[^.\n]{0,40}?\b" + NUM + r"\s+(?:test\s+)?cases\b", re.I),
+]
+KUNIT_FRACTION = [
+    re.compile(r"\bKUnit\b[^.;\n]{0,30}?\b(\d+)/(\d+)\b"),
+    re.compile(r"\b(\d+)/(\d+)\b[^.;\n]{0,30}?\bKUnit\b"),
+]
+KUNIT_PASS = re.compile(r"\bpass:(\d+)")
+SUITE_BOOTS = re.compile(r"\b" + NUM + r"\s+suite\s+boots?\b", re.I)
+BENCH_BOOTS = re.compile(r"make bench`?[^.\n]{0,60}?\b" + NUM + r"\s+boots\b", re.I)
+
+
+def number(word):
+    return int(word) if word.isdigit() else NUMBERS[word.lower()]
+
+
+def lineno(text, pos):
+    return text.count("\n", 0, pos) + 1
+
+
+def strip_code(text, markdown):
+    """Blank fenced blocks, indented code blocks and `code spans`, keeping offsets."""
+    if not markdown:
+        return text
+    out, fence = [], None
+    prev_blank = True
+    for line in text.split("\n"):
+        m = re.match(r"^ {0,3}(`{3,}|~{3,})", line)
+        if fence:
+            out.append(" " * len(line))
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = None
+            continue
+        if m:
+            fence = m.group(1)
+            out.append(" " * len(line))
+            continue
+        if prev_blank and re.match(r"^(    |\t)", line) and not re.match(r"^\s*([-*+]|\d+\.)\s", line):
+            out.append(" " * len(line))  # indented code block (blank line before it)
+            continue
+        prev_blank = not line.strip()
+        out.append(re.sub(r"`[^`\n]*`", lambda s: " " * len(s.group(0)), line))
+    return "\n".join(out)
+
+
+def join_lines(text):
+    """text with each line break inside a paragraph made a space, and for each
+    character of the result its offset in text."""
+    out, origin, last = [], [], 0
+    for m in re.finditer(r"[ \t]*\n[ \t]*(?!\n)", text):
+        out.append(text[last:m.start()])
+        origin.extend(range(last, m.start()))
+        out.append(" ")
+        origin.append(m.start())
+        last = m.end()
+    out.append(text[last:])
+    origin.extend(range(last, len(text) + 1))
+    return "".join(out), origin
+
+
+def code_spans(text):
+    """(offset, content) of each `code span` and each line of a code block."""
+    for m in re.finditer(r"`([^`\n]+)`", text):
+        yield m.start(1), m.group(1)
+
+
+def test_scripts(root):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MAKEFLAGS", "MFLAGS", "MAKEOVERRIDES", "MAKELEVEL", "TEST_SCRIPTS")}
+    r = subprocess.run(["make", "-s", "--no-print-directory", "-C", root, "-f", "Makefile",
+                        "print-TEST_SCRIPTS"], env=env, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"doc-check: make print-TEST_SCRIPTS failed: {r.stderr.strip()}")
+    return r.stdout.split()
+
+
+def bench_boots(root):
+    with open(os.path.join(root, "scripts/bench.sh"), encoding="utf-8") as f:
+        src = f.read()
+    boots = re.search(r"^BOOTS=\$\{BENCH_BOOTS:-([^}]*)\}", src, re.M)
+    extra = sum(1 for v in ("HYBRID_NSEC", "JOBS") if re.search("^" + v + r"=\$\{BENCH_\w+-[^}]+\}", src, re.M))
+    return len(boots.group(1).split()) + extra if boots else None
+
+
+def kunit_cases(root, series):
+    n = 0
+    for p in series:
+        with open(os.path.join(root, "patches", p), encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if "KUNIT_CASE(" not in line:
+                    continue
+                if line.startswith("+") and not line.startswith("+++"):
+                    n += 1
+                elif line.startswith("-") and not line.startswith("---"):
+                    n -= 1
+    return n
+
+
+def main():
+    root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
+                           os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    with open(os.path.join(root, "patches/series"), encoding="utf-8") as f:
+        series = [s.strip() for s in f if s.strip() and not s.startswith("#")]
+    patch_files = sorted(os.path.basename(p) for p in glob.glob(os.path.join(root, "patches/*.patch")))
+    ncases = kunit_cases(root, series)
+    scripts = test_scripts(root)
+    nboots = 1 + len(scripts)
+    nbench = bench_boots(root)
+    cover = "patches/0000-cover-letter.patch"
+    docs = ["README.md"] + sorted(os.path.relpath(p, root) for p in
+                                  glob.glob(os.path.join(root, "doc/**/*.md"), recursive=True)) + [cover]
+    errors = []
+
+    def err(rel, text, pos, msg):
+        errors.append(f"{rel}:{lineno(text, pos)}: {msg}")
+
+    for rel in docs:
+        path = os.path.join(root, rel)
+        if not os.path.exists(path):
+            errors.append(f"{rel}: missing")
+            continue
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        markdown = rel.endswith(".md")
+        current = rel == "README.md" or rel == cover or (rel.startswith("doc/") and rel.count("/") == 1)
+        prose = strip_code(text, markdown)
+        base = os.path.dirname(path)
+        # Markdown links, outside code.
+        if markdown:
+            targets = [(m.start(1), m.group(1)) for m in LINK.finditer(prose)]
+            targets += [(m.start(1), m.group(1)) for m in REFDEF.finditer(prose)]
+            for pos, t in targets:
+                if SCHEME.match(t) or t.startswith("#"):
+                    continue
+                t = t.split("#", 1)[0]
+                if t.startswith("/"):
+                    err(rel, text, pos, f"link to an absolute path: {t}")
+                elif not os.path.exists(os.path.join(base, t)):
+                    err(rel, text, pos, f"broken link: {t} (no {os.path.relpath(os.path.join(base, t), root)})")
+        # Repository paths: in code spans of Markdown, anywhere in the cover letter.
+        spans = code_spans(text) if markdown else [(0, text)]
+        for off, s in spans:
+            for m in PATH.finditer(s):
+                p = m.group(1).rstrip(".:")
+                if re.search(r"[<>*${}?]", p):
+                    continue
+                if not os.path.exists(os.path.join(root, p)):
+                    err(rel, text, off + m.start(1), f"no such file in the repository: {p}")
+        if not current:
+            continue
+        # Patch file names.
+        for m in PATCHNAME.finditer(text):
+            name = m.group(1).rstrip(".")
+            stem = name[:-len(".patch")] if name.endswith(".patch") else name
+            if not any(pf == name or pf.startswith(stem) for pf in patch_files):
+                err(rel, text, m.start(1), f"no patch file {name} in patches/")
+        # Counts are read with wrapped lines joined; where() maps back to a line. The
+        # cover letter's changelog entries of earlier versions keep their own counts.
+        counted = text
+        if rel == cover:
+            v = re.search(r"^Subject: \[PATCH v(\d+)", text, re.M)
+            old = v and next((m for m in re.finditer(r"^v(\d+):", text, re.M)
+                              if int(m.group(1)) < int(v.group(1))), None)
+            if old:
+                counted = text[:old.start()]
+        joined, origin = join_lines(counted)
+
+        def where(m):
+            return origin[m.start()]
+
+        if rel in ("README.md", cover):
+            for m in PATCHCOUNT.finditer(joined):
+                if number(m.group(1)) != len(series):
+                    err(rel, text, where(m), f"says '{m.group(0)}', patches/series has {len(series)}")
+        for rx in KUNIT_CLAIMS:
+            for m in rx.finditer(joined):
+                if number(m.group(1)) != ncases:
+                    err(rel, text, where(m), f"says '{m.group(0)}', the patches add {ncases} KUNIT_CASE()s")
+        for rx in KUNIT_FRACTION:
+            for m in rx.finditer(joined):
+                if {int(m.group(1)), int(m.group(2))} != {ncases}:
+                    err(rel, text, where(m), f"says '{m.group(0)}', the patches add {ncases} KUNIT_CASE()s")
+        for i, line in enumerate(counted.split("\n")):
+            if not re.search(r"KUnit|blk-poll:", line):
+                continue
+            for m in KUNIT_PASS.finditer(line):
+                if int(m.group(1)) != ncases:
+                    errors.append(f"{rel}:{i + 1}: says 'pass:{m.group(1)}', the patches add {ncases} KUNIT_CASE()s")
+        if rel == "README.md":
+            claims = list(SUITE_BOOTS.finditer(joined))
+            if not claims:
+                errors.append(f"{rel}: no 'N suite boots' sentence (make test boots {nboots} times)")
+            for m in claims:
+                if number(m.group(1)) != nboots:
+                    err(rel, text, where(m), f"says '{m.group(0)}', make test boots {nboots} times "
+                        f"(smoke.sh + {len(scripts)} TEST_SCRIPTS entries in the Makefile)")
+            for m in BENCH_BOOTS.finditer(joined):
+                if nbench is not None and number(m.group(1)) != nbench:
+                    err(rel, text, where(m), f"says '{m.group(0)}', scripts/bench.sh boots {nbench} times by default")
+    for e in errors:
+        print(e)
+    if errors:
+        print(f"doc-check: {len(errors)} finding(s)")
+        sys.exit(1)
+    print(f"doc-check: ok ({len(docs)} documents; {len(series)} patches, {ncases} KUnit cases, "
+          f"{nboots} suite boots, {nbench} bench boots)")
+
+
+if __name__ == "__main__":
+    main()
