@@ -1,5 +1,5 @@
 #!/bin/sh
-# Benchmark (issue 28): does io_poll=1, the per-I/O choice, do as well as the better of
+# Benchmark: does io_poll=1, the per-I/O choice, do as well as the better of
 # always taking the interrupt and always polling, on devices that behave differently
 # and under different loads? Runs are interleaved: each repetition runs every mode of a
 # cell once, in a rotated order.
@@ -34,6 +34,7 @@ set -u
 . /guest/lib/order.sh
 . /guest/lib/fio-check.sh
 . /guest/lib/nullb.sh
+. /guest/lib/bench.sh
 
 DEVS=nullco+nb10+nb100 LOADS=j1+j2+j4+j8+c1j4+hog+hipri+think+mix RUNTIME=2 REPS=3
 for a in "$@"; do
@@ -62,26 +63,13 @@ dev_up() {
 
 # run DEVNAME LOAD MODE REP: one fio run, one BENCH line
 run() {
-	q=/sys/block/${DEV#/dev/}/queue
-	echo -1 > "$q/io_poll_delay"
-	eng=--ioengine=psync
-	case $3 in
-	irq | irq2) echo 0 > "$q/io_poll" ;;
-	poll) echo 0 > "$q/io_poll"; eng="--ioengine=pvsync2 --hipri" ;;
-	choice) echo 1 > "$q/io_poll" ;;
-	hybrid) echo 1 > "$q/io_poll"; echo 0 > "$q/io_poll_delay" ;;
-	esac
-	hogs=
+	case $3 in poll) m=hipri ;; *) m=$3 ;; esac
+	eng=$(bench_mode "/sys/block/${DEV#/dev/}/queue" "$m") || exit 2
+	HOGS=
 	case $2 in
 	j*) job="--name=r $eng --bs=4k --numjobs=${2#j} --group_reporting" ;;
 	c1j4) job="--name=r $eng --bs=4k --numjobs=4 --group_reporting --cpus_allowed=0" ;;
-	hog)
-		job="--name=r $eng --bs=4k"
-		sh -c 'while :; do :; done' &
-		hogs=$!
-		sh -c 'while :; do :; done' &
-		hogs="$hogs $!"
-		;;
+	hog) job="--name=r $eng --bs=4k"; hogs_start 2 ;;
 	hipri) job="--name=r $eng --bs=4k --name=n --ioengine=pvsync2 --hipri --bs=4k" ;;
 	think) job="--name=r $eng --bs=4k --thinktime=$THINK_US" ;;
 	mix) job="--name=r $eng --bssplit=4k/50:1m/50" ;;
@@ -93,23 +81,14 @@ run() {
 		--output-format=json --output=/tmp/choice.json $job > /dev/null 2>&1
 	i1=$(irqs_of "$DEV" 2> /dev/null || echo 0)
 	st=$(poll_stat_delta "$s0" "$(poll_stat_line "${DEV#/dev/}")")
-	if [ -n "$hogs" ]; then
-		# shellcheck disable=SC2086 # the pids are words
-		kill $hogs
-		# shellcheck disable=SC2086
-		wait $hogs 2> /dev/null
-	fi
+	hogs_stop > /dev/null
 	echo "# $1 $2 $3 rep=$4 poll_stat: $st"
-	fio_jq /tmp/choice.json -r '.jobs[0] | [.read.total_ios, .read.iops,
-		.read.clat_ns.percentile["50.000000"], .read.clat_ns.percentile["99.000000"],
-		.read.clat_ns.percentile["99.900000"], .usr_cpu + .sys_cpu, .job_runtime] | @tsv' |
-		awk -F '\t' -v d="$1" -v l="$2" -v m="$3" -v r="$4" -v irqs=$((i1 - i0)) \
-			-v pc="$(poll_stat_get "$st" poll_completions)" -v ic="$(poll_stat_get "$st" irq_chosen)" \
-			-v dc="$(poll_stat_get "$st" declined)" -v hs="$(poll_stat_get "$st" hybrid_sleeps)" '{
-			ios = $1 > 0 ? $1 : 1
-			printf "BENCH test=choice dev=%s load=%s mode=%s rep=%s ios=%d iops=%.1f p50_us=%.1f p99_us=%.1f p999_us=%.1f cpu_us_per_io=%.1f irq_per_io=%.3f polled=%d irq_chosen=%d declined=%d hybrid_sleeps=%d\n",
-				d, l, m, r, $1, $2, $3 / 1000, $4 / 1000, $5 / 1000, $6 / 100 * $7 * 1000 / ios,
-				irqs / ios, pc, ic, dc, hs }'
+	# shellcheck disable=SC2046 # six numbers
+	set -- "$@" $(bench_figures /tmp/choice.json)
+	printf 'BENCH test=choice dev=%s load=%s mode=%s rep=%s ios=%d iops=%s p50_us=%s p99_us=%s p999_us=%s cpu_us_per_io=%s irq_per_io=%s polled=%d irq_chosen=%d declined=%d hybrid_sleeps=%d\n' \
+		"$1" "$2" "$3" "$4" "${5:-0}" "${6:-0}" "${7:-0}" "${8:-0}" "${9:-0}" "${10:-0}" \
+		"$(ratio $((i1 - i0)) "${5:-0}")" "$(poll_stat_get "$st" poll_completions)" \
+		"$(poll_stat_get "$st" irq_chosen)" "$(poll_stat_get "$st" declined)" "$(poll_stat_get "$st" hybrid_sleeps)"
 }
 
 # think_us: twice the mean interrupt-driven wait of one reader, in us

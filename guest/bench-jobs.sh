@@ -1,5 +1,5 @@
 #!/bin/sh
-# Benchmark (issues 13, 14): QD1 4 KiB psync random reads on the null-co NVMe disk with
+# Benchmark: QD1 4 KiB psync random reads on the null-co NVMe disk with
 # 1, 2, 4 and 8 jobs, interrupts (io_poll=0) vs polled (io_poll=1) vs io_uring IOPOLL,
 # then 1 polled reader beside 2 CPU-bound tasks, then the same rows once more after a
 # controller reset to one dedicated poll queue shared by every CPU (the v2 design).
@@ -24,6 +24,8 @@ set -u
 . /guest/lib/deadline.sh
 . /guest/lib/poll-stat.sh
 . /guest/lib/order.sh
+. /guest/lib/fio-check.sh
+. /guest/lib/bench.sh
 RUNTIME=3 REPS=3 JOBS=1+2+4+8 MODES=irq+poll+iopoll HOG=1 PQ1=1
 for a in "$@"; do
 	case $a in
@@ -44,56 +46,27 @@ CTRL=${CTRL%n1}
 
 # run QUEUES MODE JOBS REP: one fio run, one BENCH line
 run() {
-	echo -1 > "$Q/io_poll_delay"
 	case $2 in
-	irq | irq2 | hog-irq | hog-irq2) echo 0 > "$Q/io_poll"; eng="--ioengine=psync" ;;
-	poll | hog-poll) echo 1 > "$Q/io_poll"; eng="--ioengine=psync" ;;
-	hybrid) echo 1 > "$Q/io_poll"; echo 0 > "$Q/io_poll_delay"; eng="--ioengine=psync" ;;
-	iopoll) echo 0 > "$Q/io_poll"; eng="--ioengine=io_uring --hipri --iodepth=1" ;;
-	pvpoll) echo 1 > "$Q/io_poll"; eng="--ioengine=pvsync2" ;;
-	hipri) echo 0 > "$Q/io_poll"; eng="--ioengine=pvsync2 --hipri" ;;
-	*) echo "# bench-jobs: unknown mode $2"; exit 2 ;;
+	poll) m=choice ;;
+	hog-poll) m=hog-choice ;;
+	*) m=$2 ;;
 	esac
-	hogs=
-	case $2 in
-	hog-*)
-		# each hog counts in memory and writes its count when told to stop: a hog
-		# that wrote on every loop was often killed between truncate and write (0)
-		for h in 1 2; do
-			rm -f /tmp/hog.$h
-			sh -c 'n=0; trap "echo \$n > /tmp/hog.'$h'; exit 0" TERM; while :; do n=$((n + 1)); done' &
-			hogs="$hogs $!"
-		done
-		;;
-	esac
+	eng=$(bench_mode "$Q" "$m") || exit 2
+	case $2 in hog-*) hogs_start 2 ;; *) HOGS= ;; esac
 	i0=$(irqs_of "$DEV")
 	s0=$(poll_stat_line "${DEV#/dev/}")
 	# shellcheck disable=SC2086 # $eng is a list of options
-	out=$(fio --name=j --filename="$DEV" --rw=randread --bs=4k --direct=1 $eng \
+	fio --name=j --filename="$DEV" --rw=randread --bs=4k --direct=1 $eng \
 		--numjobs="$3" --group_reporting --time_based --runtime="$RUNTIME" \
-		--output-format=terse 2>&1)
+		--output-format=json --output=/tmp/jobs.json > /dev/null 2>&1
 	i1=$(irqs_of "$DEV")
+	loops=$(hogs_stop)
 	echo "# $1 $2 jobs=$3 rep=$4 poll_stat: $(poll_stat_delta "$s0" "$(poll_stat_line "${DEV#/dev/}")")"
 	echo "# $1 $2 jobs=$3 rep=$4 poll_choice: $(tr '\n' ';' < "/sys/kernel/debug/block/${DEV#/dev/}/poll_choice" 2> /dev/null)"
-	loops=0
-	if [ -n "$hogs" ]; then
-		# shellcheck disable=SC2086
-		kill $hogs
-		# shellcheck disable=SC2086
-		wait $hogs 2> /dev/null
-		for h in 1 2; do
-			v=$(tr -cd 0-9 < /tmp/hog.$h 2> /dev/null)
-			[ -n "$v" ] || echo "# hog $h wrote no count"
-			loops=$((loops + ${v:-0}))
-		done
-	fi
-	# terse v3: 6 read KiB (4 per I/O), 8 IOPS, 88/89 usr/sys CPU %, 9 runtime (ms)
-	printf '%s\n' "$out" | awk -F';' -v q="$1" -v m="$2" -v j="$3" -v r="$4" \
-		-v irqs=$((i1 - i0)) -v loops="$loops" 'NF > 89 && $1 == 3 {
-		ios = $6 / 4
-		cpu = ($88 + $89) / 100 * $9 * 1000 / (ios > 0 ? ios : 1)
-		printf "BENCH test=jobs queues=%s mode=%s jobs=%s rep=%s ios=%d iops=%s cpu_us_per_io=%.1f irqs=%d irq_per_io=%.3f hog_loops=%d\n",
-			q, m, j, r, ios, $8, cpu, irqs, irqs / (ios > 0 ? ios : 1), loops }'
+	# shellcheck disable=SC2046 # six numbers
+	set -- "$@" $(bench_figures /tmp/jobs.json)
+	printf 'BENCH test=jobs queues=%s mode=%s jobs=%s rep=%s ios=%d iops=%s cpu_us_per_io=%s irqs=%d irq_per_io=%s hog_loops=%d\n' \
+		"$1" "$2" "$3" "$4" "${5:-0}" "${6:-0}" "${10:-0}" $((i1 - i0)) "$(ratio $((i1 - i0)) "${5:-0}")" "$loops"
 }
 
 # Each repetition starts the modes at a different one (irq poll iopoll, then
