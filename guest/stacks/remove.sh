@@ -44,7 +44,4 @@ deadline "$(s 90)" "remove: $DISK2's controller removed under a RWF_HIPRI reader
 	rm_under_reader
 deadline "$(s 90)" "remove: PCI rescan brings it back, and RWF_HIPRI reads on it poll (<= 0.01 interrupts per I/O)" rm_back
 dl_run "$(s 20)" set_io_poll "$DISK2" 0 || tap_diag "io_poll of $DISK2 back to 0: status $DL_RC"
-
-tap_diag "stacks: $((($(dl_now) - T0) / 10)) s"
-tap_end
 tap_end
