@@ -3,9 +3,8 @@
 # io_poll=1 pinned to CPU 0 declines fewer than half its reads alone (the control)
 # and beside another task on CPU 0 that waits, not runnable, for a slow read (a
 # null_blk whose reads take 1 s), by polling (io_poll=1, sleeping between polls) or
-# by interrupt (io_poll=0); in each case at least one read in 128 of those not
-# declined polls (the choice's probe rate, patch 14), so a reader left wholly to the
-# interrupt fails.
+# by interrupt (io_poll=0); in each case the rest go the polled way (poll_share_ok),
+# so a reader left wholly to the interrupt fails.
 # Run by guest/queues.sh, or alone: sh /guest/queues/iowait.sh
 # shellcheck disable=SC2034 # REQUIRES, DEVICES, DEADLINE: read by guest/lib/runner.sh
 REQUIRES="fio taskset dd"
