@@ -3,12 +3,36 @@
 # runs this after its boots; run it alone to write the report again): the stock-vs-series
 # tables (scripts/bench-report.sh), the host steal of each boot, the hybrid table from
 # hybrid-series.bench, the jobs table and targets from jobs-series.log, then the plots.
-# usage: bench-compose.sh   env: RESULTS ($BUILD/results); BENCH_PUBLISH=1 copies the
-#        report, plots and raw hybrid and jobs lines to $TOP/doc/results (what the README links)
+# usage: bench-compose.sh                 write the report (and publish it, below)
+#        bench-compose.sh publish-check   print the folder BENCH_PUBLISH=1 would fill, or
+#                                         fail when it already holds a report
+# env:   RESULTS ($BUILD/results); BENCH_PUBLISH=1 copies the report, its plots and the raw
+#        hybrid and jobs lines to doc/results/v<N>/ of the repository (BENCH_PUBLISH_ROOT,
+#        default the repository), N from the cover letter's "[PATCH vN" subject, with
+#        bench-command.txt (what made them). Results are kept per series version and
+#        never overwritten: when v<N>/bench.md exists it refuses, and changes nothing.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 RESULTS=${RESULTS:-$BUILD/results}
+PUB_ROOT=${BENCH_PUBLISH_ROOT:-$TOP}
+
+# publish_dir: doc/results/v<N> for the cover letter's version; fails (and says how
+# to go on) when it already has a report.
+publish_dir() {
+	_cl=$PUB_ROOT/patches/0000-cover-letter.patch
+	_v=$(sed -n 's/^Subject: \[PATCH v\([0-9][0-9]*\)[] ].*/\1/p' "$_cl" 2>/dev/null | head -1)
+	[ -n "$_v" ] || die "bench: BENCH_PUBLISH=1: no '[PATCH vN' subject in $_cl to name the results folder"
+	_d=$PUB_ROOT/doc/results/v$_v
+	[ ! -e "$_d/bench.md" ] || die "bench: BENCH_PUBLISH=1: $_d/bench.md exists: results of series v$_v are kept, not overwritten. Remove it (git rm) to replace them, or publish after the cover letter names the next version; nothing was changed"
+	echo "$_d"
+}
+
+if [ "${1:-}" = publish-check ]; then
+	publish_dir
+	exit 0
+fi
+[ "${BENCH_PUBLISH:-0}" != 1 ] || PUBDIR=$(publish_dir)
 hlog=$RESULTS/hybrid-series.log
 jlog=$RESULTS/jobs-series.log
 
@@ -38,10 +62,15 @@ fi
 sh "$TOP/scripts/bench-plot.sh" || stage "bench: plots failed (gnuplot?), the report stands"
 # Publish only now: the hybrid and steal sections and the plots come after bench-report.sh.
 if [ "${BENCH_PUBLISH:-0}" = 1 ]; then
-	mkdir -p "$TOP/doc/results"
-	cp "$RESULTS/bench.md" "$TOP/doc/results/"
-	for p in "$RESULTS"/bench-*.png; do [ ! -f "$p" ] || cp "$p" "$TOP/doc/results/"; done
-	[ ! -s "${hlog%.log}.bench" ] || cp "${hlog%.log}.bench" "$TOP/doc/results/bench-hybrid.bench"
-	[ ! -s "$jlog" ] || grep -a 'BENCH test=jobs \|^# ' "$jlog" > "$TOP/doc/results/bench-jobs.lines"
-	stage "bench: report copied to $TOP/doc/results/"
+	mkdir -p "$PUBDIR"
+	cp "$RESULTS/bench.md" "$PUBDIR/"
+	for p in "$RESULTS"/bench-*.png; do [ ! -f "$p" ] || cp "$p" "$PUBDIR/"; done
+	[ ! -s "${hlog%.log}.bench" ] || cp "${hlog%.log}.bench" "$PUBDIR/bench-hybrid.bench"
+	[ ! -s "$jlog" ] || grep -a 'BENCH test=jobs \|^# ' "$jlog" > "$PUBDIR/bench-jobs.lines"
+	{
+		echo "# made $(date -u '+%Y-%m-%d %H:%M UTC') at $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?')"
+		env | grep '^BENCH_' | sort | tr '\n' ' '
+		echo "make bench"
+	} > "$PUBDIR/bench-command.txt"
+	stage "bench: report copied to $PUBDIR/"
 fi

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The benchmark (issue 6), one command: build the stock kernel (tag base, same config,
+# The benchmark, stock kernel against the series, one command: build the stock kernel (tag base, same config,
 # scripts/build-stock.sh) and the patched one (scripts/build.sh normal), build an
 # initramfs, boot each configuration in QEMU with the same disks, run guest/bench.sh,
 # collect the BENCH lines into $RESULTS/bench-<kernel>-<boot>.bench, then write the
@@ -21,8 +21,10 @@
 #        BENCH_WORK     scratch area for the initramfs, disk image and boot ($BUILD/bench),
 #                       so that a benchmark never clobbers another user's initramfs or disk
 #        BENCH_KEEP=1   keep older bench-*.bench in $RESULTS (default: removed first)
-#        RESULTS        ($BUILD/results); BENCH_PUBLISH=1 copies the finished report, plots and
-#                       hybrid lines to $TOP/doc/results (what the README links)
+#        RESULTS        ($BUILD/results)
+#        BENCH_PUBLISH=1  also copy the finished report, plots and raw lines to
+#                       doc/results/v<N>/ (N: the cover letter's "[PATCH vN"); refused
+#                       before anything runs when that folder already has a bench.md
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -41,6 +43,12 @@ JOBS_MODES=${BENCH_JOBS_MODES:-irq+irq2+poll+hybrid+hipri+iopoll}
 export DRIVE_OPTS="${BENCH_DRIVE_OPTS:-cache=writeback,aio=io_uring}"
 GUEST_ARGS="runtime=$RUNTIME reps=$REPS workloads=$WORKLOADS file=${BENCH_FILE:-1} dd=${BENCH_DD:-1}"
 T0=$(date +%s)
+
+# Publishing never overwrites the results of a series version: check before any boot.
+if [ "${BENCH_PUBLISH:-0}" = 1 ]; then
+	pubdir=$(sh "$TOP/scripts/bench-compose.sh" publish-check)
+	stage "bench: will publish to $pubdir"
+fi
 
 for b in $BOOTS; do
 	case $b in stock:default | stock:pq1 | series:default | series:pq1) ;;
@@ -160,7 +168,7 @@ if [ -n "$HYBRID_NSEC" ]; then
 	steal_note "hybrid boot" "$t_boot" "$s_boot"
 fi
 
-# Polling against the number of jobs (issue 14): QD1 psync per job on the null-co disk,
+# Polling against the number of jobs (targets in scripts/bench-jobs-report.py): QD1 psync per job on the null-co disk,
 # every mode in the same boot, and 1 polled reader beside 2 CPU-bound tasks.
 # Not bench-*.log: bench-report.sh reads every bench-*.bench as its own rows.
 jlog=$RESULTS/jobs-series.log

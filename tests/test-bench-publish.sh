@@ -1,0 +1,31 @@
+#!/bin/sh
+# BENCH_PUBLISH=1 publishes into doc/results/v<N>/ (N from the cover letter's subject)
+# and never over a report already there: scripts/bench-compose.sh publish-check, and
+# scripts/bench.sh refusing before it builds or boots anything.
+set -eu
+. "$(dirname "$0")/lib.sh"
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT INT TERM
+
+mkdir -p "$d/root/patches" "$d/root/doc/results"
+printf 'From x\nSubject: [PATCH v3 00/2] a series\n\nbody\n' > "$d/root/patches/0000-cover-letter.patch"
+t_expect 0 "the folder is named by the cover letter's version" \
+	env BENCH_PUBLISH_ROOT="$d/root" sh "$TOP/scripts/bench-compose.sh" publish-check
+t_grep "^$d/root/doc/results/v3\$" "it prints doc/results/v3"
+
+mkdir -p "$d/root/doc/results/v3"
+echo report > "$d/root/doc/results/v3/bench.md"
+t_expect 1 "a folder that already has bench.md is refused" \
+	env BENCH_PUBLISH_ROOT="$d/root" sh "$TOP/scripts/bench-compose.sh" publish-check
+t_grep "bench.md exists: results of series v3 are kept, not overwritten" "it says why and what to do"
+t_expect 0 "the report is unchanged" grep -qx report "$d/root/doc/results/v3/bench.md"
+
+printf 'From x\nSubject: [PATCH 00/2] a series\n' > "$d/root/patches/0000-cover-letter.patch"
+t_expect 1 "a cover letter without a version is refused" \
+	env BENCH_PUBLISH_ROOT="$d/root" sh "$TOP/scripts/bench-compose.sh" publish-check
+
+printf 'From x\nSubject: [PATCH v3 00/2] a series\n' > "$d/root/patches/0000-cover-letter.patch"
+t_expect 1 "make bench with BENCH_PUBLISH=1 stops before it builds or boots" \
+	env BENCH_PUBLISH=1 BENCH_PUBLISH_ROOT="$d/root" BUILD="$d/build" BENCH_BUILD= sh "$TOP/scripts/bench.sh"
+t_expect 0 "and has made nothing" test ! -e "$d/build"
+t_end
