@@ -2,7 +2,9 @@
 """Table of guest/bench-jobs.sh runs: medians per row, ratios within the boot.
 
 usage: bench-jobs-report.py [--targets] [--dat DIR] LOG   (the console log of one boot)
-  --targets  also print issue 14's targets, each with its ratio of medians, the
+  --targets  also print the targets (TARGETS below: polling against the interrupt
+             and io_uring IOPOLL at 1-8 jobs, beside CPU-bound tasks, hybrid
+             polling's IOPS and CPU), each with its ratio of medians, the
              range of the per-repetition ratios and whether the median meets it;
              where the log has the control (mode irq2: the interrupt run twice per
              repetition), a target against the interrupt that is not met says
