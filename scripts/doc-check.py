@@ -9,7 +9,8 @@ Fails (exit 1, one line per finding: FILE:LINE: what) when
   code points to a file that does not exist;
 - a repository path (doc/, scripts/, guest/, tests/, config/, patches/, .ci/)
   written in backticks in README.md or doc/*.md, or anywhere in the cover letter,
-  does not exist (paths with <, *, $ or { are patterns and are skipped);
+  does not exist (paths with <, *, $ or { are patterns, and a path after "commit:"
+  as in `git show 1a2b3c4:doc/results/bench.md` is pinned to that commit: skipped);
 - a patch file name (0NNN-words..., with or without .patch) in the current documents
   is not the start of a file in patches/;
 - README.md or the cover letter counts patches ("17 patches", "seventeen patches",
