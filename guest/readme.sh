@@ -89,14 +89,15 @@ measure() {
 		return 1
 	fi
 	grep -E 'IOPS=|clat \(|sys=' /tmp/readme.fio | head -3 | sed 's/^/# /'
+	awk -v n="$n" -v i="$ios" 'BEGIN { printf "%.3f", n / i }' > "/tmp/readme.ipi.$1"
+	echo "# io_poll=$1: $n interrupts / $ios I/Os = $(cat "/tmp/readme.ipi.$1") per I/O"
+	echo "BENCH test=readme dev=$Q io_poll=$1 ios=$ios irqs=$n irq_per_io=$(cat "/tmp/readme.ipi.$1")"
+	# last, so that a failure here leaves the interrupt count to its own check
 	if [ "$BREAK" = figures ]; then
 		sed -i 's/IOPS=[0-9.]*[kM]*/IOPS=0/' /tmp/readme.fio
 		echo "# BLKPOLL_BREAK=figures: IOPS made 0 in fio's output"
 	fi
-	figures "$ios" || return 1
-	awk -v n="$n" -v i="$ios" 'BEGIN { printf "%.3f", n / i }' > "/tmp/readme.ipi.$1"
-	echo "# io_poll=$1: $n interrupts / $ios I/Os = $(cat "/tmp/readme.ipi.$1") per I/O"
-	echo "BENCH test=readme dev=$Q io_poll=$1 ios=$ios irqs=$n irq_per_io=$(cat "/tmp/readme.ipi.$1")"
+	figures "$ios"
 }
 
 # shown DESC CMD...: tap_check, but CMD's output (diagnostics, BENCH) shown either way
