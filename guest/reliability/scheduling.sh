@@ -66,7 +66,7 @@ scheduling() {
 		fi
 		# without this, "not starved by polling jobs" would pass with nothing polling.
 		# Most of the jobs' I/Os are declined (another task runnable: 6 jobs on 2 CPUs;
-		# 99% in a debug boot, 97% in a normal one), which is what leaves the nice task
+		# 99% in a debug boot, 96% in a normal one), which is what leaves the nice task
 		# its CPU; of the others, 1/POLL_SHARE at least must have polled.
 		if [ "$mode" = 1 ]; then
 			polled_since "scheduling io_poll=1, 6 psync jobs" "$FIO_RIOS"
