@@ -25,6 +25,8 @@ mk nodev sh NO_SUCH_DEVICE DEADLINE=5 'tap_ok "nodev: ran"'
 mk nodeadline sh '' '' 'tap_ok "nodeadline: ran"'
 mk hang sh '' DEADLINE=1 'sleep 30'
 # shellcheck disable=SC2016
+mk steps sh '' DEADLINE=5 '. "$BLKPOLL_TOP/guest/lib/deadline.sh"; tap_ok "steps: zero"; deadline 2 "steps: one" seq 1 50; deadline 2 "steps: two" true'
+# shellcheck disable=SC2016
 mk splat sh '' DEADLINE=5 'echo "WARNING: CPU: 0 PID: 1 at block/blk-mq.c:1 x" >> "$BLKPOLL_KMSG"; tap_ok "splat: ran"'
 
 # group NAMES ARG...: run_group over group g on the host
@@ -42,6 +44,10 @@ export BLKPOLL_TOP
 t_expect 0 "a passing test passes" group pass
 t_grep '^ok 1 - pass: fine$' "its TAP is relayed"
 if grep -q "blkpoll-test: g/pass start" "$d/kmsg"; then t_ok "a marker went to the kernel log"; else t_not_ok "a marker went to the kernel log"; fi
+t_expect 0 "a test whose own steps run under deadlines keeps all its TAP" group steps
+t_grep '^ok 1 - steps: zero$' "its check before the steps"
+t_grep '^ok 2 - steps: one$' "its first step"
+t_grep '^ok 3 - steps: two$' "its second step"
 t_expect 1 "a failing test fails the group" group fail
 t_expect 0 "a missing tool: not run, not failed" group notool
 t_grep '^ok 1 - g/notool # SKIP not run: no tool no-such-tool-here$' "reported as a SKIP with the reason"
