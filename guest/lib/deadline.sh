@@ -1,8 +1,9 @@
 # shellcheck shell=sh
 # Two things guest tests share, both from /proc alone: hard per-step deadlines
 # (deadline, dl_run, dl_wait, dl_until) and counting the interrupts of the NVMe
-# controllers behind a block device (irqs_of, dl_ctrls). Interrupt counting is here,
-# not in fio-check.sh, because scripts without fio-check.sh (bench-jobs.sh) use it.
+# controllers behind a block device (irqs_of, dl_ctrls). Interrupt counting has
+# nothing to do with fio, so it is not in fio-check.sh; the scripts that count
+# interrupts source it from here.
 # Source after tap.sh.
 #
 # deadline SECS DESC CMD [ARG...]: one TAP test. CMD (a command or a shell function,
