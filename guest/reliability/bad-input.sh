@@ -5,8 +5,9 @@
 # documented delays are accepted; uid 1000 may read them, not write them.
 # BLKPOLL_BREAK=f: a valid value among the junk, and root posing as uid 1000.
 # Run by guest/reliability.sh (phase f), or alone: sh /guest/reliability/bad-input.sh
-# shellcheck disable=SC2034 # REQUIRES, DEADLINE: read by guest/reliability.sh
+# shellcheck disable=SC2034 # REQUIRES, DEVICES, DEADLINE: read by guest/lib/runner.sh
 REQUIRES="su dd"
+DEVICES="BLKPOLL_DISK"
 DEADLINE=120
 set -eu
 . /guest/lib/tap.sh

@@ -6,8 +6,9 @@
 # BLKPOLL_BREAK=a: a block corrupted before the re-read; nopoll: see
 # guest/lib/reliability.sh.
 # Run by guest/reliability.sh (phase a), or alone: sh /guest/reliability/integrity.sh
-# shellcheck disable=SC2034 # REQUIRES, DEADLINE: read by guest/reliability.sh
+# shellcheck disable=SC2034 # REQUIRES, DEVICES, DEADLINE: read by guest/lib/runner.sh
 REQUIRES="fio mkfs.ext4"
+DEVICES="BLKPOLL_DISK"
 DEADLINE=300
 set -eu
 . /guest/lib/tap.sh

@@ -5,8 +5,9 @@
 # BLKPOLL_BREAK=e: the nice -10 task stopped while it is measured; nopoll / ctlpoll:
 # see guest/lib/reliability.sh.
 # Run by guest/reliability.sh (phase e), or alone: sh /guest/reliability/scheduling.sh
-# shellcheck disable=SC2034 # REQUIRES, DEADLINE: read by guest/reliability.sh
+# shellcheck disable=SC2034 # REQUIRES, DEVICES, DEADLINE: read by guest/lib/runner.sh
 REQUIRES="fio renice"
+DEVICES="BLKPOLL_DISK"
 DEADLINE=120
 set -eu
 . /guest/lib/tap.sh

@@ -4,8 +4,9 @@
 # BLKPOLL_BREAK=c: a block corrupted before the verify pass; nopoll: see
 # guest/lib/reliability.sh.
 # Run by guest/reliability.sh (phase c), or alone: sh /guest/reliability/signals.sh
-# shellcheck disable=SC2034 # REQUIRES, DEADLINE: read by guest/reliability.sh
+# shellcheck disable=SC2034 # REQUIRES, DEVICES, DEADLINE: read by guest/lib/runner.sh
 REQUIRES="fio dd"
+DEVICES="BLKPOLL_DISK"
 DEADLINE=180
 set -eu
 . /guest/lib/tap.sh

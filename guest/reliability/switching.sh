@@ -4,8 +4,9 @@
 # verify error.
 # BLKPOLL_BREAK=b: an invalid value among the toggles.
 # Run by guest/reliability.sh (phase b), or alone: sh /guest/reliability/switching.sh
-# shellcheck disable=SC2034 # REQUIRES, DEADLINE: read by guest/reliability.sh
+# shellcheck disable=SC2034 # REQUIRES, DEVICES, DEADLINE: read by guest/lib/runner.sh
 REQUIRES="fio"
+DEVICES="BLKPOLL_DISK"
 DEADLINE=300
 set -eu
 . /guest/lib/tap.sh
