@@ -31,7 +31,7 @@ ARGS ?=
 
 .PHONY: help deps base apply tree export export-check build build-debug initramfs smoke boot \
 	suite test host-tests lint check-patches demo clean distclean \
-	bench bench-quick bench-choice kunit reliability-breaks deb deb-test check-docs fast
+	bench bench-quick bench-choice kunit reliability-breaks polling-off-fails deb deb-test check-docs fast
 
 help:
 	@echo "Block polling series for Linux 6.12: patches/ -> $(KSRC) -> vmlinux -> QEMU guest -> TAP"
@@ -64,7 +64,8 @@ help:
 	@echo "  make bench-quick    the same with 1 repetition of 2 s runs (checks the pipeline)"
 	@echo "  make bench-choice   io_poll=1 vs always-irq/always-poll per device model and load"
 	@echo "                      -> $(RESULTS)/bench-choice.md (guest/bench-choice.sh; ~40 min)"
-	@echo "  make reliability-breaks  each reliability phase broken on purpose must fail (~15 min)"
+	@echo "  make reliability-breaks  each reliability phase broken on purpose must fail (~18 min)"
+	@echo "  make polling-off-fails   smoke.sh and scheduling booted with nvme.spare_poll_queues=0 must fail (~2 min)"
 	@echo "  make deb            Debian packages of the patched kernel (Debian's config, localmodconfig"
 	@echo "                      to config/deb-modules.lst + DEB_LSMOD) -> $(BUILD)/deb/linux-image-*.deb"
 	@echo "  make deb-test       boot the package's vmlinuz + modules: DEB_TEST_SCRIPTS=$(DEB_TEST_SCRIPTS)"
@@ -129,6 +130,15 @@ reliability-breaks:
 	sh scripts/build.sh $(VARIANT)
 	sh scripts/initramfs.sh
 	sh scripts/reliability-breaks.sh
+
+# Not part of test: the series' polling switched off at boot with nothing else changed
+# (nvme.spare_poll_queues=0: no poll queues, as stock sets a controller up); the suite's
+# polled checks must then fail (smoke.sh, reliability's scheduling).
+polling-off-fails:
+	sh scripts/tree-fresh.sh
+	sh scripts/build.sh $(VARIANT)
+	sh scripts/initramfs.sh
+	sh scripts/reliability-breaks.sh off
 
 lint:
 	shellcheck $(SHELL_SCRIPTS)
