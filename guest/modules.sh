@@ -87,7 +87,7 @@ modules_ipi() {
 
 deadline 120 "io_poll=0 on $DISK (nvme a module): >= $IPI_IRQ_MIN interrupts per 4 KiB read" modules_ipi 0 MIN
 deadline 120 "io_poll=1 on $DISK (nvme a module): <= $IPI_POLLED_MAX interrupts per polled 4 KiB read" modules_ipi 1 MAX
-deadline 120 "RWF_HIPRI on $DISK (nvme a module): >= 3/4 polled, <= $IPI_POLLED_MAX interrupts per polled 4 KiB read" \
+deadline 120 "RWF_HIPRI on $DISK (nvme a module): >= 3/4 of those not declined polled, <= $IPI_POLLED_MAX interrupts per polled 4 KiB read" \
 	modules_ipi 1 MAX --ioengine=pvsync2 --hipri
 set_io_poll "$DISK" 0 || true
 
