@@ -16,6 +16,7 @@ set -u
 . /guest/lib/fio-check.sh
 . /guest/lib/deadline.sh
 . /guest/lib/poll-stat.sh
+. /guest/lib/kmsg.sh
 
 DEV=${BLKPOLL_SHARED:-}
 HS="--ioengine=pvsync2 --hipri --direct=1 --rw=randread --bs=4k --size=256M"
@@ -44,7 +45,8 @@ else
 	tap_not_ok "switch: io_poll reads $(cat "$QP"), writing 1: rc=$rc '$err', switch $(sync_poll "$DEV")"
 fi
 
-d0=$(dmesg_lines)
+mark="no-spare-queue reads $(dl_now)"
+kmsg_mark "$mark"
 s0=$(poll_stat_line "$Q")
 i0=$(irqs_of "$DEV")
 # shellcheck disable=SC2086 # $HS is a list of options
@@ -75,7 +77,7 @@ else
 	fio_dump
 fi
 
-new=$(dmesg_since "$d0")
+new=$(kmsg_since "$mark")
 if printf '%s\n' "$new" | grep -iE 'timeout|abort|reset'; then
 	tap_not_ok "log: no I/O timeout, abort or reset"
 else

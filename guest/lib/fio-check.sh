@@ -158,14 +158,6 @@ poll_none_ok() {
 	[ "$_pno" -eq 0 ]
 }
 
-# dmesg_lines: how many lines the kernel log has; dmesg_since N: its lines after the first N
-dmesg_lines() {
-	dmesg | wc -l
-}
-dmesg_since() {
-	dmesg | tail -n +$(($1 + 1))
-}
-
 # fio_jobs JSON: one line a job: name err rbytes rios wbytes wios total_err (0 for a
 # figure the job lacks: total_err is only there with continue_on_error). Nothing for an
 # empty, missing or unparsable file, and never a failure (callers run under set -e).
