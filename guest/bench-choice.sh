@@ -18,6 +18,8 @@
 #   hipri        a psync reader beside a pvsync2 --hipri reader; the first counts
 #   think        1 reader that thinks twice its interrupt-driven wait between reads
 #   mix          4 KiB and 1 MiB reads, half each
+#   w1           1 job of 4 KiB random writes
+#   s64          1 job of 64 KiB sequential reads
 # Modes: irq (io_poll=0), irq2 (the same once more: how far two runs of one mode differ
 # in this boot), poll (pvsync2 --hipri: every I/O polled), choice (io_poll=1), and
 # hybrid (io_poll=1, io_poll_delay=0) for j1.
@@ -27,6 +29,7 @@
 # One line per run, read by scripts/bench-choice-report.py:
 # BENCH test=choice dev=D load=L mode=M rep=R ios=N iops=X p50_us=X p99_us=X p999_us=X
 #   cpu_us_per_io=X irq_per_io=X polled=N irq_chosen=N declined=N hybrid_sleeps=N
+#   hog_loops=N (what the CPU-bound tasks of the hog load counted; 0 without them)
 set -u
 . /guest/lib/tap.sh
 . /guest/lib/deadline.sh
@@ -65,7 +68,7 @@ dev_up() {
 run() {
 	case $3 in poll) m=hipri ;; *) m=$3 ;; esac
 	eng=$(bench_mode "/sys/block/${DEV#/dev/}/queue" "$m") || exit 2
-	HOGS=
+	HOGS='' rw=randread dir=read
 	case $2 in
 	j*) job="--name=r $eng --bs=4k --numjobs=${2#j} --group_reporting" ;;
 	c1j4) job="--name=r $eng --bs=4k --numjobs=4 --group_reporting --cpus_allowed=0" ;;
@@ -73,22 +76,25 @@ run() {
 	hipri) job="--name=r $eng --bs=4k --name=n --ioengine=pvsync2 --hipri --bs=4k" ;;
 	think) job="--name=r $eng --bs=4k --thinktime=$THINK_US" ;;
 	mix) job="--name=r $eng --bssplit=4k/50:1m/50" ;;
+	w1) job="--name=w $eng --bs=4k" rw=randwrite dir=write ;;
+	s64) job="--name=s $eng --bs=64k" rw=read ;;
 	esac
 	s0=$(poll_stat_line "${DEV#/dev/}")
 	i0=$(irqs_of "$DEV" 2> /dev/null || echo 0)
 	# shellcheck disable=SC2086 # $job is a list of options
-	fio --filename="$DEV" --direct=1 --rw=randread --time_based --runtime="$RUNTIME" \
+	fio --filename="$DEV" --direct=1 --rw=$rw --time_based --runtime="$RUNTIME" \
 		--output-format=json --output=/tmp/choice.json $job > /dev/null 2>&1
 	i1=$(irqs_of "$DEV" 2> /dev/null || echo 0)
 	st=$(poll_stat_delta "$s0" "$(poll_stat_line "${DEV#/dev/}")")
-	hogs_stop > /dev/null
+	loops=$(hogs_stop)
 	echo "# $1 $2 $3 rep=$4 poll_stat: $st"
 	# shellcheck disable=SC2046 # six numbers
-	set -- "$@" $(bench_figures /tmp/choice.json)
-	printf 'BENCH test=choice dev=%s load=%s mode=%s rep=%s ios=%d iops=%s p50_us=%s p99_us=%s p999_us=%s cpu_us_per_io=%s irq_per_io=%s polled=%d irq_chosen=%d declined=%d hybrid_sleeps=%d\n' \
+	set -- "$@" $(bench_figures /tmp/choice.json $dir)
+	printf 'BENCH test=choice dev=%s load=%s mode=%s rep=%s ios=%d iops=%s p50_us=%s p99_us=%s p999_us=%s cpu_us_per_io=%s irq_per_io=%s polled=%d irq_chosen=%d declined=%d hybrid_sleeps=%d hog_loops=%d\n' \
 		"$1" "$2" "$3" "$4" "${5:-0}" "${6:-0}" "${7:-0}" "${8:-0}" "${9:-0}" "${10:-0}" \
 		"$(ratio $((i1 - i0)) "${5:-0}")" "$(poll_stat_get "$st" poll_completions)" \
-		"$(poll_stat_get "$st" irq_chosen)" "$(poll_stat_get "$st" declined)" "$(poll_stat_get "$st" hybrid_sleeps)"
+		"$(poll_stat_get "$st" irq_chosen)" "$(poll_stat_get "$st" declined)" "$(poll_stat_get "$st" hybrid_sleeps)" \
+		"$loops"
 }
 
 # think_us: twice the mean interrupt-driven wait of one reader, in us

@@ -4,7 +4,7 @@
 (the oracle), with the choice's targets marked met or not met: per cell >= 0.95x
 the oracle, >= 1.0x the interrupt less the boot's noise (the interrupt against
 itself) make a cell met; its p99.9 against the interrupt's (<= 1) is shown beside
-it; one reader alone on the null-co disk >= 2.0x the interrupt at <= 0.01 interrupts per I/O; hybrid polling on a 100 us
+it; beside CPU-bound tasks, their work against theirs beside the interrupt; one reader alone on the null-co disk >= 2.0x the interrupt at <= 0.01 interrupts per I/O; hybrid polling on a 100 us
 device >= 0.95x classic polling's IOPS at <= 0.5x its CPU (all in main()).
 
 usage: bench-choice-report.py LOG   (the boot log with BENCH test=choice lines)
@@ -64,7 +64,7 @@ def main():
     print("noise: |irq2 / irq - 1|, the interrupt against itself in the same boot.\n")
     print("| device | load | mode | n | IOPS | p50 | p99 | p99.9 | CPU us/IO | IRQ/IO | polled share |")
     print("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|")
-    verdicts, verdicts_h, alone = [], [], []
+    verdicts, verdicts_h, alone, hogs = [], [], [], []
     for (dev, load), modes in sorted(cells.items()):
         for mode in ("irq", "irq2", "poll", "choice", "hybrid"):
             rs = modes.get(mode)
@@ -87,6 +87,9 @@ def main():
             hyb = modes["hybrid"]
             verdicts_h.append((dev, ratio(med(hyb, "iops"), poll),
                                ratio(med(hyb, "cpu_us_per_io"), med(modes["poll"], "cpu_us_per_io"))))
+        if any(int(r.get("hog_loops", 0)) for r in modes["irq"]):
+            hogs.append((dev, *(ratio(med(modes[m], "hog_loops"), med(modes["irq"], "hog_loops"))
+                               for m in ("poll", "choice"))))
         if load == "j1" and dev == "nullco":
             alone.append((ratio(choice, irq), med(modes["choice"], "irq_per_io")))
 
@@ -104,6 +107,10 @@ def main():
         print(f"- One reader alone on the null-co disk: {xi:.2f}x interrupts (target >= 2.0: "
               f"{'met' if xi >= 2 else 'not met'}), {ipi:.3f} interrupts per I/O (target <= 0.01: "
               f"{'met' if ipi <= 0.01 else 'not met'})")
+    for dev, xpoll, xchoice in hogs:
+        print(f"- Beside {DEVICES.get(dev, dev)}'s reader, the two CPU-bound tasks did "
+              f"{xpoll:.2f}x the work they did beside the interrupt-driven reader when it polled "
+              f"every I/O, {xchoice:.2f}x with the choice")
     for dev, xiops, xcpu in verdicts_h:
         verdict = ""
         if dev == "nb100":

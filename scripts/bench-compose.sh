@@ -38,7 +38,7 @@ jlog=$RESULTS/jobs-series.log
 
 sh "$TOP/scripts/bench-report.sh"
 {
-	printf '\n## Host steal time per boot\n\n'
+	printf '\n## Host steal and other host work per boot\n\n'
 	cat "$RESULTS/bench-host-steal.txt"
 } >> "$RESULTS/bench.md"
 if [ -s "${hlog%.log}.bench" ]; then

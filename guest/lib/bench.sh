@@ -51,12 +51,13 @@ hogs_stop() {
 	echo "$_hl"
 }
 
-# bench_figures JSON: "ios iops p50_us p99_us p999_us cpu_us_per_io" of the reads of the
-# first job (all jobs with --group_reporting) of fio's JSON output in JSON
+# bench_figures JSON [read|write]: "ios iops p50_us p99_us p999_us cpu_us_per_io" of the
+# reads (or writes) of the first job (all jobs with --group_reporting) of fio's JSON output
 bench_figures() {
-	fio_jq "$1" -r '.jobs[0] | [.read.total_ios, .read.iops,
-		.read.clat_ns.percentile["50.000000"], .read.clat_ns.percentile["99.000000"],
-		.read.clat_ns.percentile["99.900000"], .usr_cpu + .sys_cpu, .job_runtime] | @tsv' |
+	# shellcheck disable=SC2016 # $d is jq's variable
+	fio_jq "$1" -r --arg d "${2:-read}" '.jobs[0] | [.[$d].total_ios, .[$d].iops,
+		.[$d].clat_ns.percentile["50.000000"], .[$d].clat_ns.percentile["99.000000"],
+		.[$d].clat_ns.percentile["99.900000"], .usr_cpu + .sys_cpu, .job_runtime] | @tsv' |
 		awk -F '\t' '{ ios = $1 > 0 ? $1 : 1
 			printf "%d %.1f %.1f %.1f %.1f %.1f\n", $1, $2, $3 / 1000, $4 / 1000, $5 / 1000, $6 / 100 * $7 * 1000 / ios }'
 }
