@@ -108,9 +108,9 @@ def main():
               f"{'met' if xi >= 2 else 'not met'}), {ipi:.3f} interrupts per I/O (target <= 0.01: "
               f"{'met' if ipi <= 0.01 else 'not met'})")
     for dev, xpoll, xchoice in hogs:
-        print(f"- Beside {DEVICES.get(dev, dev)}'s reader, the two CPU-bound tasks did "
+        print(f"- {DEVICES.get(dev, dev)}, hog: the two CPU-bound tasks did "
               f"{xpoll:.2f}x the work they did beside the interrupt-driven reader when it polled "
-              f"every I/O, {xchoice:.2f}x with the choice")
+              f"every I/O, {xchoice:.2f}x with the choice (medians)")
     for dev, xiops, xcpu in verdicts_h:
         verdict = ""
         if dev == "nb100":

@@ -99,23 +99,28 @@ BUILD=$WORK sh "$TOP/scripts/initramfs.sh"
 # USER_HZ = 100 ticks per second, so ticks / (seconds x CPUs) is already a percentage;
 # the benchmark's own CPU time is what its reaped children took (the shell's `times`).
 host_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $9 + 0 }' /proc/stat; }
-child_ticks() {
-	times | awk 'NR == 2 { n = 0
+# own_ticks: the CPU time of this shell's reaped children (the boots), from `times`,
+# which must run in this shell: a command substitution's subshell has no children yet
+TIMES=$RESULTS/.bench-times
+own_ticks() {
+	times > "$TIMES"
+	awk 'NR == 2 { n = 0
 		for (i = 1; i <= 2; i++) { split($i, t, "m"); n += t[1] * 60 + t[2] }
-		printf "%d\n", n * 100 }'
+		printf "%d\n", n * 100 }' "$TIMES"
 }
 STEAL=$RESULTS/bench-host-steal.txt
 : > "$STEAL"
 # boot_start: remember the host's counters at the start of a boot
 boot_start() {
-	t_boot=$(date +%s) h_boot=$(host_ticks) c_boot=$(child_ticks)
+	t_boot=$(date +%s) h_boot=$(host_ticks)
+	own_ticks > "$TIMES.boot"
 }
 # steal_note LABEL: append the host steal and the other host work since boot_start
 steal_note() {
 	_dt=$(($(date +%s) - t_boot))
 	[ "$_dt" -gt 0 ] || _dt=1
-	# shellcheck disable=SC2046 # two numbers each
-	_pct=$(awk -v t="$_dt" -v n="$(nproc)" -v c="$(($(child_ticks) - c_boot))" \
+	own_ticks > "$TIMES.now"
+	_pct=$(awk -v t="$_dt" -v n="$(nproc)" -v c="$(($(cat "$TIMES.now") - $(cat "$TIMES.boot")))" \
 		'BEGIN { split(ARGV[1], a, " "); split(ARGV[2], b, " "); ARGC = 1
 			other = (b[1] - a[1] - c) / (t * n); if (other < 0) other = 0
 			printf "%.1f %.1f", (b[2] - a[2]) / (t * n), other }' "$h_boot" "$(host_ticks)")
