@@ -4,8 +4,10 @@
 (the oracle), with the choice's targets marked met or not met: per cell >= 0.95x
 the oracle, >= 1.0x the interrupt less the boot's noise (the interrupt against
 itself) make a cell met; its p99.9 against the interrupt's (<= 1) is shown beside
-it; beside CPU-bound tasks, their work against theirs beside the interrupt; one reader alone on the null-co disk >= 2.0x the interrupt at <= 0.01 interrupts per I/O; hybrid polling on a 100 us
-device >= 0.95x classic polling's IOPS at <= 0.5x its CPU (all in main()).
+it; beside CPU-bound tasks, their work against theirs beside the interrupt; one
+reader alone on the null-co disk >= 2.0x the interrupt at <= 0.01 interrupts per
+I/O; hybrid polling on a 100 us device >= 0.95x classic polling's IOPS at <= 0.5x
+its CPU (all in main()).
 
 usage: bench-choice-report.py LOG   (the boot log with BENCH test=choice lines)
 """

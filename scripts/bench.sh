@@ -91,42 +91,10 @@ done
 BUILD=$WORK sh "$TOP/scripts/initramfs.sh"
 [ "${BENCH_KEEP:-0}" = 1 ] || rm -f "$RESULTS"/bench-*.bench "$RESULTS"/bench-*.log "$RESULTS"/bench-*.tap
 
-# Two things make a boot noisy, and each boot's note says how much of either it had:
-# host CPU time stolen by the hypervisor under this machine, and host CPU time that
-# work other than this benchmark took (a build, a test, an editor's checker). Polling
-# needs both host cores (a vCPU spins while QEMU's main loop emulates the device), so
-# either one slows polled runs more than interrupt-driven ones. /proc/stat counts in
-# USER_HZ = 100 ticks per second, so ticks / (seconds x CPUs) is already a percentage;
-# the benchmark's own CPU time is what its reaped children took (the shell's `times`).
-host_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $9 + 0 }' /proc/stat; }
-# own_ticks: the CPU time of this shell's reaped children (the boots), from `times`,
-# which must run in this shell: a command substitution's subshell has no children yet
-TIMES=$RESULTS/.bench-times
-own_ticks() {
-	times > "$TIMES"
-	awk 'NR == 2 { n = 0
-		for (i = 1; i <= 2; i++) { split($i, t, "m"); n += t[1] * 60 + t[2] }
-		printf "%d\n", n * 100 }' "$TIMES"
-}
-STEAL=$RESULTS/bench-host-steal.txt
+# Each boot's note of host steal and other host work (scripts/host-work.sh).
+. "$TOP/scripts/host-work.sh"
+STEAL=$RESULTS/bench-host-steal.txt HOST_WORK_TMP=$RESULTS/.host-work
 : > "$STEAL"
-# boot_start: remember the host's counters at the start of a boot
-boot_start() {
-	t_boot=$(date +%s) h_boot=$(host_ticks)
-	own_ticks > "$TIMES.boot"
-}
-# steal_note LABEL: append the host steal and the other host work since boot_start
-steal_note() {
-	_dt=$(($(date +%s) - t_boot))
-	[ "$_dt" -gt 0 ] || _dt=1
-	own_ticks > "$TIMES.now"
-	_pct=$(awk -v t="$_dt" -v n="$(nproc)" -v c="$(($(cat "$TIMES.now") - $(cat "$TIMES.boot")))" \
-		'BEGIN { split(ARGV[1], a, " "); split(ARGV[2], b, " "); ARGC = 1
-			other = (b[1] - a[1] - c) / (t * n); if (other < 0) other = 0
-			printf "%.1f %.1f", (b[2] - a[2]) / (t * n), other }' "$h_boot" "$(host_ticks)")
-	echo "- $1: host steal ${_pct% *}% of CPU time, other host work ${_pct#* }%, over $_dt s" >> "$STEAL"
-	stage "bench: $1: host steal ${_pct% *}%, other host work ${_pct#* }% of CPU time"
-}
 
 # Time estimates from the guest script's own plan.
 est() {
