@@ -70,8 +70,13 @@ fi
 
 # q35: its ACPI _PRT is a static table (i440fx's is an AML loop that times out under
 # KASAN in TCG). watchdog_thresh=60: TCG vCPUs starve on a busy host; a soft lockup
-# report then needs 120 s of real stall instead of 20.
-APPEND="console=ttyS0 panic=-1 watchdog_thresh=60 nvme_core.io_timeout=10 blkpoll.run=$RUN${ARGS:+ blkpoll.args=$ARGS}${EXTRA_APPEND:+ $EXTRA_APPEND}"
+# report then needs 120 s of real stall instead of 20. tsc=reliable: TCG's TSC follows
+# the host clock, but the clocksource watchdog checks it against the emulated HPET,
+# whose reads a busy host delays, and at some random minute of a boot switches the
+# guest to the HPET, each read of which is an MMIO access under QEMU's global lock,
+# which the device emulation takes too: a benchmark's runs before and after that
+# minute measure two machines (a real server keeps its invariant TSC).
+APPEND="console=ttyS0 panic=-1 watchdog_thresh=60 tsc=reliable nvme_core.io_timeout=10 blkpoll.run=$RUN${ARGS:+ blkpoll.args=$ARGS}${EXTRA_APPEND:+ $EXTRA_APPEND}"
 stage "boot: $VARIANT $RUN${ARGS:+ ($ARGS)}: smp ${SMP:-2}, mem ${MEM:-1G}, disk $DRIVE_OPTS, timeout ${TIMEOUT}s, log $LOG"
 
 rcfile=$(mktemp)
