@@ -43,9 +43,11 @@ sh "$TOP/scripts/bench-report.sh"
 } >> "$RESULTS/bench.md"
 if [ -s "${hlog%.log}.bench" ]; then
 	{
-		printf '\n## Hybrid polling on slower devices (null_blk irqmode=2, psync 4 KiB randread)\n\n'
-		printf 'Same boot, interleaved. CPU us/IO is fio usr+sys of the I/O threads per I/O; x poll\n'
-		printf 'compares with classic polling (io_poll_delay=-1) of the same device and jobs.\n\n'
+		printf '\n## Hybrid polling on slower devices (null_blk irqmode=2, 4 KiB randread)\n\n'
+		printf 'Same boot, interleaved. irq is psync; poll, hybrid and delay20 are pvsync2 --hipri\n'
+		printf '(RWF_HIPRI polls every I/O it can) at io_poll_delay -1, 0 and 20. CPU us/IO is fio\n'
+		printf 'usr+sys of the I/O threads per I/O; x poll compares with classic polling of the same\n'
+		printf 'device and jobs; polled is the share of I/Os found complete by polling.\n\n'
 		sh "$TOP/scripts/bench-hybrid-report.sh" "${hlog%.log}.bench"
 	} >> "$RESULTS/bench.md"
 fi

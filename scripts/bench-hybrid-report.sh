@@ -2,7 +2,7 @@
 # The hybrid polling table: medians of guest/bench-hybrid.sh's BENCH test=hybrid lines
 # per (completion_nsec, jobs, mode), and each mode against classic polling of the same
 # device and jobs: IOPS and CPU time per I/O (fio usr+sys of the I/O threads). Then issue
-# 14's adaptive targets on null_blk (1 job), each with the interrupt's own CPU per I/O
+# 14's and 28's adaptive targets on null_blk (1 job), each with the interrupt's own CPU per I/O
 # against classic's: sleeping cannot cost less CPU than not polling at all, so where that
 # floor is above the target the target is out of reach on the machine measured.
 # usage: bench-hybrid-report.sh FILE.bench...   Markdown on stdout.
@@ -32,22 +32,25 @@ $1 == "BENCH" && / test=hybrid / {
 	slp = 0
 	if (f["poll_completions"] > 0) slp = f["hybrid_sleeps"] / f["poll_completions"]
 	vals[row SUBSEP "sleeps"] = vals[row SUBSEP "sleeps"] " " slp
+	# lines of before the polled modes forced RWF_HIPRI have no ios
+	if (f["ios"] > 0) vals[row SUBSEP "polled"] = vals[row SUBSEP "polled"] " " f["poll_completions"] / f["ios"]
 }
 END {
 	if (!rows) { print "No hybrid benchmark lines."; exit }
-	print "| device ns/IO | jobs | mode | n | IOPS | x poll IOPS | CPU us/IO | x poll CPU | p99 us | sleeps/IO |"
-	print "|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|"
+	print "| device ns/IO | jobs | mode | n | IOPS | x poll IOPS | CPU us/IO | x poll CPU | p99 us | sleeps/IO | polled |"
+	print "|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|"
 	for (r = 1; r <= rows; r++) {
 		split(order[r], k, SUBSEP)
 		poll = k[1] SUBSEP k[2] SUBSEP "poll"
 		iops = median(order[r] SUBSEP "iops"); cpu = median(order[r] SUBSEP "cpu")
 		xi = (poll in n) ? sprintf("%.2f", iops / median(poll SUBSEP "iops")) : "-"
 		xc = (poll in n) ? sprintf("%.2f", cpu / median(poll SUBSEP "cpu")) : "-"
-		printf "| %d | %d | %s | %d | %.0f | %s | %.1f | %s | %.0f | %.2f |\n", k[1], k[2], k[3], n[order[r]],
-			iops, xi, cpu, xc, median(order[r] SUBSEP "p99"), median(order[r] SUBSEP "sleeps")
+		pol = (order[r] SUBSEP "polled") in vals ? sprintf("%.2f", median(order[r] SUBSEP "polled")) : "-"
+		printf "| %d | %d | %s | %d | %.0f | %s | %.1f | %s | %.0f | %.2f | %s |\n", k[1], k[2], k[3], n[order[r]],
+			iops, xi, cpu, xc, median(order[r] SUBSEP "p99"), median(order[r] SUBSEP "sleeps"), pol
 	}
 	# adaptive vs classic at 1 job: completion_nsec, IOPS at least, CPU per I/O at most
-	split("50000 0.90 0.70 2000000 0.95 0.50", t, " ")
+	split("50000 0.90 0.70 100000 0.95 0.50 2000000 0.95 0.50", t, " ")
 	print "\n| adaptive vs classic, 1 job | target | IOPS x classic | CPU/IO x classic | irq CPU/IO x classic | met |"
 	print "|---|---|--:|--:|--:|---|"
 	for (i = 1; i in t; i += 3) {

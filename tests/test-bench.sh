@@ -64,21 +64,28 @@ for r in 1 2 3; do
 	hline 50000 hybrid 1 $r 900 50 $((5000 + r)) 10000
 done > "$d/hybrid.bench"
 t_expect 0 "bench-hybrid-report runs" sh "$TOP/scripts/bench-hybrid-report.sh" "$d/hybrid.bench"
-t_grep '^\| 50000 \| 1 \| poll \| 3 \| 1000 \| 1.00 \| 1000.0 \| 1.00 \| 50 \| 0.00 \|$' \
-	"classic: median 1000 IOPS, 100% CPU = 1000 us per I/O"
-t_grep '^\| 50000 \| 1 \| hybrid \| 3 \| 900 \| 0.90 \| 555.6 \| 0.56 \| 50 \| 0.50 \|$' \
+t_grep '^\| 50000 \| 1 \| poll \| 3 \| 1000 \| 1.00 \| 1000.0 \| 1.00 \| 50 \| 0.00 \| - \|$' \
+	"classic: median 1000 IOPS, 100% CPU = 1000 us per I/O; lines without ios: no polled share"
+t_grep '^\| 50000 \| 1 \| hybrid \| 3 \| 900 \| 0.90 \| 555.6 \| 0.56 \| 50 \| 0.50 \| - \|$' \
 	"hybrid: 0.9x the IOPS at 50% CPU = 0.56x the CPU per I/O, half the I/Os slept"
 t_grep '^\| 50000 \| 1 \| irq \| 3 \| 500 \| 0.50 \| 400.0 \| 0.40 \|' "interrupts against classic polling"
 t_grep '^\| 50000 ns null_blk \| >= 0.90 IOPS at <= 0.70 CPU \| 0.90 \| 0.56 \| 0.40 \| yes \|$' \
 	"target: 0.90x IOPS at 0.56x CPU meets >= 0.90 at <= 0.70"
 t_grep '^\| 2000000 ns null_blk \| >= 0.95 IOPS at <= 0.50 CPU \| - \| - \| - \| not measured \|$' \
 	"target: a device not run says not measured"
+hline_ios() { # as hline, then ios
+	printf 'BENCH test=hybrid dev=null_blk nsec=%s mode=%s jobs=%s rep=%s iops=%s cpu_usr=0 cpu_sys=%s lat_mean_us=1 lat_p99_us=50 hybrid_sleeps=%s poll_completions=%s ios=%s\n' "$@"
+}
 for r in 1 2 3; do
-	hline 2000000 irq 1 $r 500 30 0 0
-	hline 2000000 poll 1 $r 500 50 0 1000
-	hline 2000000 hybrid 1 $r 500 40 900 1000
+	hline_ios 2000000 irq 1 $r 500 30 0 0 2500
+	hline_ios 2000000 poll 1 $r 500 50 0 $((2000 + r * 100)) 2500
+	hline_ios 2000000 hybrid 1 $r 500 40 900 1000 2500
 done >> "$d/hybrid.bench"
 t_expect 0 "bench-hybrid-report with a 2ms device" sh "$TOP/scripts/bench-hybrid-report.sh" "$d/hybrid.bench"
+t_grep '^\| 2000000 \| 1 \| poll \| 3 \| 500 \| 1.00 \| 1000.0 \| 1.00 \| 50 \| 0.00 \| 0.88 \|$' \
+	"polled share: median of 2100, 2200, 2300 of 2500 I/Os found by polling"
+t_grep '^\| 2000000 \| 1 \| irq \| 3 \| 500 \| 1.00 \| 600.0 \| 0.60 \| 50 \| 0.00 \| 0.00 \|$' \
+	"polled share 0 for the interrupt"
 t_grep '^\| 2000000 ns null_blk \| >= 0.95 IOPS at <= 0.50 CPU \| 1.00 \| 0.80 \| 0.60 \| no: out of reach here, the interrupt alone costs 0.60x \|$' \
 	"target: the interrupt's own CPU above the target says out of reach"
 t_expect nonzero "bench-hybrid-report wants a file" sh "$TOP/scripts/bench-hybrid-report.sh"
