@@ -40,6 +40,14 @@ sh "$TOP/scripts/bench-report.sh"
 {
 	printf '\n## Host steal and other host work per boot\n\n'
 	cat "$RESULTS/bench-host-steal.txt"
+	# A boot whose clocksource watchdog gave up the TSC reads the clock through the
+	# emulated HPET from then on (scripts/boot.sh passes tsc=reliable against it).
+	printf '\nGuest clocksource at the end of each boot:\n\n'
+	for l in "$RESULTS"/bench-stock-*.log "$RESULTS"/bench-series-*.log "$hlog" "$jlog"; do
+		[ -f "$l" ] || continue
+		_cs=$(sed -n 's/.*Switched to clocksource \([a-z_-]*\).*/\1/p' "$l" | tail -1)
+		printf -- '- %s: %s\n' "$(basename "$l" .log)" "${_cs:-not logged}"
+	done
 } >> "$RESULTS/bench.md"
 if [ -s "${hlog%.log}.bench" ]; then
 	{
