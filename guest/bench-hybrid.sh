@@ -70,7 +70,6 @@ bench_device() {
 		done
 		r=$((r + 1))
 	done
-	echo 0 > "$q/io_poll"
 	echo -1 > "$q/io_poll_delay"
 	nullb_remove "$nb"
 }

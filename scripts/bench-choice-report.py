@@ -88,13 +88,13 @@ def main():
         irq, poll, choice = (med(modes[m], "iops") for m in ("irq", "poll", "choice"))
         noise = abs(ratio(med(modes["irq2"], "iops"), irq) - 1)
         oracle = max(irq, poll)
-        ios = sum(int(r.get("ios", 0)) for r in modes["choice"])
-        other = sum(int(r.get("irq_chosen" if poll >= irq else "polled", 0)) for r in modes["choice"])
-        if load == "hipri":
-            other = float("nan")
+        other = None
+        if load != "hipri":
+            ios = sum(int(r.get("ios", 0)) for r in modes["choice"])
+            other = ratio(sum(int(r.get("irq_chosen" if poll >= irq else "polled", 0))
+                              for r in modes["choice"]), ios)
         verdicts.append((dev, load, ratio(choice, oracle), ratio(choice, irq), noise,
-                         med(modes["choice"], "p999_us"), med(modes["irq"], "p999_us"),
-                         ratio(other, ios)))
+                         med(modes["choice"], "p999_us"), med(modes["irq"], "p999_us"), other))
         if load == "j1" and "hybrid" in modes:
             hyb = modes["hybrid"]
             verdicts_h.append((dev, ratio(med(hyb, "iops"), poll),
@@ -113,7 +113,8 @@ def main():
     for dev, load, xo, xi, noise, p9c, p9i, other in verdicts:
         ok = xo >= 0.95 and xi >= 1 - noise
         met_all += ok
-        print(f"| {DEVICES.get(dev, dev)} | {load} | {xo:.2f} | {xi:.2f} | {noise:.2f} | {'-' if other != other else f'{other:.3f}'} | "
+        other_way = "-" if other is None else f"{other:.3f}"
+        print(f"| {DEVICES.get(dev, dev)} | {load} | {xo:.2f} | {xi:.2f} | {noise:.2f} | {other_way} | "
               f"{ratio(p9c, p9i):.2f} | {'yes' if ok else 'no'} |")
     print(f"\n{met_all} of {len(verdicts)} cells met both throughput targets.\n")
     for xi, ipi in alone:
