@@ -12,7 +12,7 @@
 #        BENCH_WORKLOADS main+randwrite+seqread+jobs4     BENCH_FILE=0 / BENCH_DD=0 drop rows
 #        BENCH_DRIVE_OPTS  -drive options of the file-backed disk (cache=writeback,aio=io_uring)
 #        BENCH_HYBRID_NSEC  null_blk completion times for guest/bench-hybrid.sh, ns, ":"
-#                       separated (50000:100000:2000000; "" skips that boot)
+#                       separated (50000:100000:500000:2000000; "" skips that boot)
 #        BENCH_JOBS     job counts for the series kernel's jobs boot, guest/bench-jobs.sh
 #                       (1+2+4+8; "" skips that boot), BENCH_JOBS_MODES its modes
 #                       (irq+irq2+poll+hybrid+hipri+iopoll; irq2 is the interrupt again,
@@ -35,7 +35,7 @@ RUNTIME=${BENCH_RUNTIME:-5}
 REPS=${BENCH_REPS:-3}
 WORKLOADS=${BENCH_WORKLOADS:-main+randwrite+seqread+jobs4}
 BUILDS=${BENCH_BUILD-stock normal}
-HYBRID_NSEC=${BENCH_HYBRID_NSEC-50000:100000:2000000}
+HYBRID_NSEC=${BENCH_HYBRID_NSEC-50000:100000:500000:2000000}
 JOBS=${BENCH_JOBS-1+2+4+8}
 JOBS_MODES=${BENCH_JOBS_MODES:-irq+irq2+poll+hybrid+hipri+iopoll}
 # The ext4 row's disk through the host page cache: the row measures the guest's I/O
