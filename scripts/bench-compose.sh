@@ -7,7 +7,7 @@
 #        bench-compose.sh publish-check   print the folder BENCH_PUBLISH=1 would fill, or
 #                                         fail when it already holds a report
 # env:   RESULTS ($BUILD/results); BENCH_PUBLISH=1 copies the report, its plots and the raw
-#        hybrid and jobs lines to doc/results/v<N>/ of the repository (BENCH_PUBLISH_ROOT,
+#        lines of every boot to doc/results/v<N>/ of the repository (BENCH_PUBLISH_ROOT,
 #        default the repository), N from the cover letter's "[PATCH vN" subject, with
 #        bench-command.txt (what made them). Results are kept per series version and
 #        never overwritten: when v<N>/bench.md exists it refuses, and changes nothing.
@@ -75,6 +75,9 @@ if [ "${BENCH_PUBLISH:-0}" = 1 ]; then
 	mkdir -p "$PUBDIR"
 	cp "$RESULTS/bench.md" "$PUBDIR/"
 	for p in "$RESULTS"/bench-*.png; do [ ! -f "$p" ] || cp "$p" "$PUBDIR/"; done
+	# the BENCH lines of the stock and series boots
+	cat "$RESULTS"/bench-*.bench 2>/dev/null | grep -a '^BENCH ' > "$PUBDIR/bench-lines.txt" ||
+		rm -f "$PUBDIR/bench-lines.txt"
 	[ ! -s "${hlog%.log}.bench" ] || cp "${hlog%.log}.bench" "$PUBDIR/bench-hybrid.bench"
 	[ ! -s "$jlog" ] || grep -a 'BENCH test=jobs \|^# ' "$jlog" > "$PUBDIR/bench-jobs.lines"
 	{
