@@ -42,6 +42,13 @@ t_grep() {
 	fi
 }
 
+# t_bench_line KERNEL BOOT DEV MODE RW BS JOBS REP IOPS IRQS: one BENCH line as make
+# bench's guest/bench.sh prints it, 1 s long (ios = IOPS), the other fields fixed.
+t_bench_line() {
+	printf 'BENCH kernel=%s boot=%s dev=%s mode=%s rw=%s bs=%s jobs=%s rep=%s iops=%s bw_kib=%s lat_mean_us=100.0 lat_p50_us=90.0 lat_p99_us=300.0 lat_p999_us=900.0 cpu_usr=10 cpu_sys=40 ios=%s runtime_ms=1000 error=0 lat_cdf_us=1:50/50:90/99:300 irqs=%s busy_ms=500 io_poll=0 poll_delay=-1\n' \
+		"$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" $(($9 * 4)) "$9" "${10}"
+}
+
 t_end() {
 	printf '1..%d\n' "$T_N"
 	[ "$T_FAIL" -eq 0 ]

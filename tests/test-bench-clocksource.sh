@@ -7,8 +7,7 @@ set -eu
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT INT TERM
 
-printf 'BENCH kernel=series boot=default dev=null mode=psync-irq rw=randread bs=4k jobs=1 rep=1 iops=1000 bw_kib=4000 lat_mean_us=100.0 lat_p50_us=90.0 lat_p99_us=300.0 lat_p999_us=900.0 cpu_usr=10 cpu_sys=40 ios=1000 runtime_ms=1000 error=0 lat_cdf_us=1:50/50:90/99:300 irqs=1000 busy_ms=500 io_poll=0 poll_delay=-1\n' \
-	> "$d/bench-series-default.bench"
+t_bench_line series default null psync-irq randread 4k 1 1 1000 1000 > "$d/bench-series-default.bench"
 printf '[    1.9] clocksource: Switched to clocksource tsc\n[   92.0] clocksource: Switched to clocksource hpet\n' \
 	> "$d/bench-series-default.log"
 printf '[    1.9] clocksource: Switched to clocksource tsc\n' > "$d/jobs-series.log"

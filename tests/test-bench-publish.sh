@@ -32,9 +32,8 @@ t_expect 0 "and has made nothing" test ! -e "$d/build"
 # a finished report is published with the BENCH lines of every boot
 mkdir -p "$d/res" "$d/pub/patches"
 printf 'From x\nSubject: [PATCH v4 00/2] a series\n' > "$d/pub/patches/0000-cover-letter.patch"
-line='BENCH kernel=series boot=default dev=null mode=psync-irq rw=randread bs=4k jobs=1 rep=1 iops=1000 bw_kib=4000 lat_mean_us=100.0 lat_p50_us=90.0 lat_p99_us=300.0 lat_p999_us=900.0 cpu_usr=10 cpu_sys=40 ios=1000 runtime_ms=1000 error=0 lat_cdf_us=1:50/50:90/99:300 irqs=1000 busy_ms=500 io_poll=0 poll_delay=-1'
-printf '%s\n' "$line" > "$d/res/bench-series-default.bench"
-printf '%s\n' "$line" | sed 's/kernel=series/kernel=stock/' > "$d/res/bench-stock-default.bench"
+t_bench_line series default null psync-irq randread 4k 1 1 1000 1000 > "$d/res/bench-series-default.bench"
+t_bench_line stock default null psync-irq randread 4k 1 1 1000 1000 > "$d/res/bench-stock-default.bench"
 : > "$d/res/bench-host-steal.txt"
 t_expect 0 "BENCH_PUBLISH=1 publishes the report" \
 	env RESULTS="$d/res" BENCH_PUBLISH=1 BENCH_PUBLISH_ROOT="$d/pub" sh "$TOP/scripts/bench-compose.sh"

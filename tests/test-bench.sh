@@ -36,15 +36,11 @@ else
 fi
 
 # --- report on synthetic lines: known medians and ratios
-line() { # kernel boot dev mode rw bs jobs rep iops irqs
-	printf 'BENCH kernel=%s boot=%s dev=%s mode=%s rw=%s bs=%s jobs=%s rep=%s iops=%s bw_kib=%s lat_mean_us=100.0 lat_p50_us=90.0 lat_p99_us=300.0 lat_p999_us=900.0 cpu_usr=10 cpu_sys=40 ios=%s runtime_ms=1000 error=0 lat_cdf_us=1:50/50:90/99:300 irqs=%s busy_ms=500 io_poll=0 poll_delay=-1\n' \
-		"$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" $(($9 * 4)) "$9" "${10}"
-}
 for r in 1 2 3; do
-	line stock default null psync-irq randread 4k 1 $r $((800 + r * 100)) $((800 + r * 100))
-	line stock pq1 null uring-iopoll randread 4k 1 $r 2000 0
-	line series default null psync-irq randread 4k 1 $r 1000 1000
-	line series default null psync-poll randread 4k 1 $r $((1400 + r * 100)) 0
+	t_bench_line stock default null psync-irq randread 4k 1 $r $((800 + r * 100)) $((800 + r * 100))
+	t_bench_line stock pq1 null uring-iopoll randread 4k 1 $r 2000 0
+	t_bench_line series default null psync-irq randread 4k 1 $r 1000 1000
+	t_bench_line series default null psync-poll randread 4k 1 $r $((1400 + r * 100)) 0
 done > "$d/bench-x.bench"
 printf 'BENCH kernel=stock mode=psync-irq iops=oops\r\n' >> "$d/bench-x.bench"
 t_expect 0 "bench-report runs" env RESULTS="$d" sh "$TOP/scripts/bench-report.sh" "$d/bench-x.bench"
