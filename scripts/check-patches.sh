@@ -2,8 +2,8 @@
 # The checks block maintainers run on a series, on patches/ as committed:
 #  1. scripts/checkpatch.pl --strict on every patch: no error, warning or check;
 #  2. bisectability: in a scratch tree, after each patch, the directories it
-#     touches build with W=1 and sparse (C=1), adding no warning that the
-#     base does not have in the touched files;
+#     touches build with W=1, and sparse (C=1) checks the C files it touches,
+#     adding no warning that the base does not have in the touched files;
 #  3. scripts/kernel-doc -none on every C file and header the series touches;
 #  4. the newest linux-source-6.12 in the archive versus the recorded base;
 #  5. the modular build: the series directories, at the last patch, build with
@@ -62,12 +62,21 @@ patch_files() {
 	sed -n 's|^+++ b/||p' "$1"
 }
 
-# kbuild DIR...: build the directories in $TREE with W=1 and sparse; the whole
-# log on stdout, make's exit status as the function's.
+# kbuild DIR...: build the directories in $TREE with W=1, and sparse on those of
+# the files it recompiles that are in SPARSE_FILES (scripts/sparse-filter.sh); the
+# whole log on stdout, make's exit status as the function's.
 kbuild() {
 	# shellcheck disable=SC2046 # one make target per directory
 	"${KBUILD_MAKE:-make}" -s -C "$TREE" O="$OBJ" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" \
-		W=1 C=1 $(for d in "$@"; do printf '%s/ ' "$d"; done) 2>&1
+		W=1 C=1 CHECK="sh $TOP/scripts/sparse-filter.sh" \
+		$(for d in "$@"; do printf '%s/ ' "$d"; done) 2>&1
+}
+
+# c_files PATCH...: the C files the patches touch, outside tools/
+c_files() {
+	for _p in "$@"; do
+		patch_files "$_p"
+	done | grep '\.c$' | grep -v '^tools/' | sort -u || true
 }
 
 # kbuild_warnings LOG: "file: warning: message" (or error) for every compiler or
@@ -105,7 +114,9 @@ bisect_base() {
 	set -- $(series_dirs)
 	stage "check: base warnings (W=1 C=1) in $*"
 	mkdir -p "$OBJ"
-	kbuild "$@" > "$OBJ/.build.base" ||
+	# shellcheck disable=SC2046 # the patch paths have no spaces
+	SPARSE_FILES=$(c_files $(for p in $list; do printf '%s ' "$PATCHES/$p"; done)) \
+		kbuild "$@" > "$OBJ/.build.base" ||
 		die "check: the base does not build (log: $OBJ/.build.base)"
 	kbuild_warnings "$OBJ/.build.base" > "$OBJ/.warnings.base"
 }
@@ -122,7 +133,7 @@ bisect_step() {
 	fi
 	stage "check: [$_i] $_p: building $*"
 	_rc=0
-	kbuild "$@" > "$OBJ/.build.$_i" || _rc=$?
+	SPARSE_FILES=$(c_files "$PATCHES/$_p") kbuild "$@" > "$OBJ/.build.$_i" || _rc=$?
 	kbuild_warnings "$OBJ/.build.$_i" > "$OBJ/.warnings.$_i"
 	if [ "$_rc" -ne 0 ]; then
 		printf 'not ok - bisect %d %s: build failed (make exit %d)\n' "$_i" "$_p" "$_rc"

@@ -25,6 +25,7 @@ PATCH
 cat > "$d/make" <<'MAKE'
 #!/bin/sh
 printf '%s\n' "$*" > "$FAKE_DIR/make.args"
+printf '%s\n' "${SPARSE_FILES:-}" > "$FAKE_DIR/sparse.files"
 cat "$FAKE_DIR/build.log"
 exit "$FAKE_RC"
 MAKE
@@ -41,7 +42,10 @@ step() {
 }
 base_log > "$d/build.log"
 t_expect 0 "bisect-base records the base warnings" step 0 bisect-base
-t_expect 0 "make builds the series directories with W=1 C=1" grep -q 'W=1 C=1 block/' "$d/make.args"
+t_expect 0 "make builds the series directories with W=1 C=1, sparse through sparse-filter.sh" \
+	grep -q 'W=1 C=1 CHECK=sh .*/scripts/sparse-filter\.sh block/$' "$d/make.args"
+t_expect 0 "at the base sparse checks the C files the series touches" \
+	grep -qx 'block/fops.c' "$d/sparse.files"
 t_expect 0 "the base warning is kept as 'file: warning: message'" \
 	grep -qx "block/fops.c: warning: no previous prototype for 'old' \\[-Wmissing-prototypes\\]" \
 	"$d/b/obj-bisect/.warnings.base"
@@ -50,6 +54,7 @@ t_expect 0 "the base warning is kept as 'file: warning: message'" \
 base_log | sed 's/:10:5:/:11:5:/' > "$d/build.log"
 t_expect 0 "a patch adding no warning passes" step 0 bisect-step 1 0001-block-x.patch
 t_grep '^ok - bisect 1 0001-block-x.patch builds' "it says so"
+t_expect 0 "sparse checks the C files the patch touches" grep -qx 'block/fops.c' "$d/sparse.files"
 
 # kbuild names sources by the real path of the tree (O= build, symlinks resolved).
 ln -s tree "$d/link"
