@@ -11,11 +11,12 @@ export BUILD KSRC RESULTS
 # Entry syntax: script[:arg,arg][@variant], e.g. TEST_SCRIPTS = io_poll.sh lockdep.sh@debug
 # stacks.sh runs on the debug kernel only (lockdep, KASAN: what dm and md paths need);
 # its checks are the same on the normal kernel, which the CI's 60 min could not afford.
-# queues.sh runs on the normal kernel (51 s there, 194 s on the debug kernel): its
+# queues.sh runs on the normal kernel (51 s there, 194 s on the debug kernel) but for
+# per-cpu, which needs the nvme_setup_cmd tracepoint only the debug kernel has: its
 # checks are of queue mapping and choice; the paths it shares with the I/O stack
 # (io_poll switched under load, resets, removal) run under lockdep and KASAN in
 # reliability.sh and stacks.sh. CPU hotplug under lockdep: TEST_SCRIPTS=queues.sh@debug.
-TEST_SCRIPTS ?= selftest.sh fs-poll.sh demo.sh readme.sh reliability.sh@debug stacks.sh@debug queues.sh no-spare-queue.sh passthrough.sh
+TEST_SCRIPTS ?= selftest.sh fs-poll.sh demo.sh readme.sh reliability.sh@debug stacks.sh@debug queues.sh:only=per-cpu@debug queues.sh:only=switch+iowait+hotplug no-spare-queue.sh passthrough.sh
 # Kernel variants the suite needs, derived from the @variant suffixes.
 TEST_VARIANTS := $(sort normal $(foreach t,$(TEST_SCRIPTS),$(if $(findstring @,$(t)),$(lastword $(subst @, ,$(t))))))
 # Host-side checks of the patch files (checkpatch, per-patch build, ...): commands run by check-patches.
