@@ -20,6 +20,11 @@ good() {
 }
 good > "$d/good.log"
 t_expect 0 "a clean log passes" sh "$C" "$d/good.log"
+t_grep 'good.log: 1 ok, 0 skipped, 0 not ok' "it counts the pass"
+good | sed 's/^1\.\.1/ok 2 - tracepoint # SKIP not run: no tracepoint\r/' > "$d/skip.log"
+printf '1..2\r\n' >> "$d/skip.log"
+t_expect 0 "a log with a skip passes" sh "$C" "$d/skip.log"
+t_grep 'skip.log: 1 ok, 1 skipped, 0 not ok' "the skip is counted apart, not as ok"
 t_expect 0 "TAP lines are extracted without CR" grep -qx 'ok 1 - disk exists' "$d/good.tap"
 t_expect 0 "kernel lines stay out of the TAP file" sh -c "! grep -q nvme '$d/good.tap'"
 t_expect 0 "BENCH lines are extracted" grep -qx 'BENCH test=x iops=1234' "$d/good.bench"
