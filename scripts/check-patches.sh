@@ -72,11 +72,21 @@ kbuild() {
 		$(for d in "$@"; do printf '%s/ ' "$d"; done) 2>&1
 }
 
-# c_files PATCH...: the C files the patches touch, outside tools/
-c_files() {
+# touched_files ERE PATCH...: the files the patches touch whose names match ERE,
+# outside tools/
+touched_files() {
+	_re=$1
+	shift
 	for _p in "$@"; do
 		patch_files "$_p"
-	done | grep '\.c$' | grep -v '^tools/' | sort -u || true
+	done | grep -E "$_re" | grep -v '^tools/' | sort -u || true
+}
+
+# series_patches: the paths of the series' patches, one a line
+series_patches() {
+	for _p in $list; do
+		printf '%s\n' "$PATCHES/$_p"
+	done
 }
 
 # kbuild_warnings LOG: "file: warning: message" (or error) for every compiler or
@@ -115,8 +125,7 @@ bisect_base() {
 	stage "check: base warnings (W=1 C=1) in $*"
 	mkdir -p "$OBJ"
 	# shellcheck disable=SC2046 # the patch paths have no spaces
-	SPARSE_FILES=$(c_files $(for p in $list; do printf '%s ' "$PATCHES/$p"; done)) \
-		kbuild "$@" > "$OBJ/.build.base" ||
+	SPARSE_FILES=$(touched_files '\.c$' $(series_patches)) kbuild "$@" > "$OBJ/.build.base" ||
 		die "check: the base does not build (log: $OBJ/.build.base)"
 	kbuild_warnings "$OBJ/.build.base" > "$OBJ/.warnings.base"
 }
@@ -133,7 +142,7 @@ bisect_step() {
 	fi
 	stage "check: [$_i] $_p: building $*"
 	_rc=0
-	SPARSE_FILES=$(c_files "$PATCHES/$_p") kbuild "$@" > "$OBJ/.build.$_i" || _rc=$?
+	SPARSE_FILES=$(touched_files '\.c$' "$PATCHES/$_p") kbuild "$@" > "$OBJ/.build.$_i" || _rc=$?
 	kbuild_warnings "$OBJ/.build.$_i" > "$OBJ/.warnings.$_i"
 	if [ "$_rc" -ne 0 ]; then
 		printf 'not ok - bisect %d %s: build failed (make exit %d)\n' "$_i" "$_p" "$_rc"
@@ -181,8 +190,8 @@ kerneldoc_warnings() {
 }
 
 check_kerneldoc() {
-	files=$(for p in $list; do patch_files "$PATCHES/$p"; done |
-		grep -E '\.[ch]$' | grep -v '^tools/' | sort -u)
+	# shellcheck disable=SC2046 # the patch paths have no spaces
+	files=$(touched_files '\.[ch]$' $(series_patches))
 	new=$(for f in $files; do
 		kerneldoc_warnings base "$f" > "$BUILD/.kdoc.base"
 		kerneldoc_warnings HEAD "$f" | comm -23 - "$BUILD/.kdoc.base"
