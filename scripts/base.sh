@@ -5,11 +5,11 @@ set -eu
 
 [ -f "$BASE_TARBALL" ] || die "$BASE_TARBALL missing: run 'make deps' (apt install $BASE_PKG)"
 found=$(dpkg-query -W -f '${Version}' "$BASE_PKG" 2>/dev/null || true)
-stage "base: $BASE_PKG $found installed, series recorded against $BASE_VERSION"
-if [ "$found" != "$BASE_VERSION" ]; then
-	printf 'WARNING: base %s differs from the recorded %s: the series is being applied to a newer/other base\n' \
-		"$found" "$BASE_VERSION" >&2
-fi
+# A base other than the one the series was refreshed against may not take the
+# patches (git am refuses, or worse, applies with a changed meaning).
+[ "$found" = "$BASE_VERSION" ] ||
+	die "base: $BASE_PKG ${found:-(none)} installed, the series applies to $BASE_VERSION (patches/BASE): run 'make deps'"
+stage "base: $BASE_PKG $found, the series' base (patches/BASE)"
 
 if [ -d "$KSRC/.git" ] && [ "$(git -C "$KSRC" tag -l base)" = base ] &&
    [ "$(cat "$KSRC/.debian-version" 2>/dev/null || true)" = "$found" ]; then

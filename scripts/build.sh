@@ -1,9 +1,9 @@
 #!/bin/sh
 # Build vmlinux for VARIANT (normal|debug) from $KSRC into $BUILD/obj-VARIANT:
-# tinyconfig + config/base.config (+ config/debug.config), ccache, -j2; vmlinux
+# tinyconfig + config/base.config (+ config/debug.config), ccache, make -j JOBS; vmlinux
 # (debug: bzImage too, see config/debug.config).
 # Also builds tools/testing/selftests/blk_poll statically into $BUILD/selftests if present.
-# usage: build.sh [normal|debug]   env: JOBS (2), CCACHE_DIR ($BUILD/ccache),
+# usage: build.sh [normal|debug]   env: JOBS (nproc), CCACHE_DIR ($BUILD/ccache),
 #        CONFIG_ONLY=1 (stop after the config check), FRAGMENTS (paths, replace the variant's)
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -20,7 +20,6 @@ esac
 frags=${FRAGMENTS:-$frags}
 [ -f "$KSRC/Makefile" ] || die "build: no kernel tree in $KSRC (run 'make apply')"
 OBJ=$BUILD/obj-$VARIANT
-JOBS=${JOBS:-2}
 ccache_env
 # Fixed build identity: init/version.c stays cacheable, the image reproducible.
 export KBUILD_BUILD_TIMESTAMP="2000-01-01 00:00:00 UTC" KBUILD_BUILD_USER=blkpoll KBUILD_BUILD_HOST=blkpoll

@@ -13,7 +13,7 @@
 #        check-patches.sh bisect-base | bisect-step N PATCH
 #        (the two halves of bisect on a tree that is already set up: the base
 #        warnings of the series directories, then the verdict on patch N)
-# env:   BISECT_TREE ($BUILD/bisect), JOBS (2), KBUILD_MAKE (make),
+# env:   BISECT_TREE ($BUILD/bisect), JOBS (nproc), KBUILD_MAKE (make),
 #        MODULAR_OBJ ($BUILD/obj-modular)
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -21,7 +21,6 @@ set -eu
 PATCHES=${PATCHES:-$TOP/patches}
 TREE=${BISECT_TREE:-$BUILD/bisect}
 OBJ=$BUILD/obj-bisect
-JOBS=${JOBS:-2}
 ccache_env
 list=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e '/^0000-cover-letter\.patch$/d' "$PATCHES/series")
 fail=0

@@ -14,7 +14,6 @@ OUT=$BUILD/deb
 [ -f "$OBJ/.config" ] || die "deb: no $OBJ/.config (run scripts/deb-config.sh)"
 command -v dpkg-buildpackage >/dev/null || die "deb: dpkg-buildpackage missing (make deps)"
 command -v dh_builddeb >/dev/null || die "deb: debhelper missing (make deps)"
-JOBS=${JOBS:-$(nproc)}
 ccache_env
 # Each build sorts after the previous one, so dpkg -i upgrades in place.
 KDEB_PKGVERSION=${KDEB_PKGVERSION:-$BASE_VERSION+blkpoll.$(date -u +%Y%m%d%H%M)}

@@ -6,8 +6,11 @@ BUILD=${BUILD:-$TOP/build}
 KSRC=${KSRC:-$BUILD/linux}
 BASE_PKG=linux-source-6.12
 BASE_TARBALL=/usr/src/linux-source-6.12.tar.xz
-# The Debian version the series was last refreshed against.
+# The Debian version of $BASE_PKG the series applies to: make deps installs exactly
+# this one, base.sh refuses another (a newer upload may not take the patches).
 BASE_VERSION=$(cat "$TOP/patches/BASE")
+# make -j: one job per CPU this machine gives us (nproc honours taskset).
+JOBS=${JOBS:-$(nproc)}
 
 # ccache in $BUILD/ccache. Depend mode hashes the dependency file gcc writes anyway
 # instead of preprocessing every source once more: a cold build (CI, a fresh
