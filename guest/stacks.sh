@@ -12,6 +12,7 @@
 #  rt        a SCHED_FIFO polled reader completes
 #  mpath     NVMe multipath head: polls, verifies, survives a path's removal
 #  dm        dm-linear over both disks: polls, boundary-straddling I/O, suspend, XFS
+#  dm-throttle  dm-striped under io.max rbps and suspend/resume: polled readers end
 #  remove    a controller removed under a polled reader, rescanned, polls again
 # dm comes last but remove: a waiter that never completes (multi-bio polled I/O on
 # dm) spins in D state for good and slows everything after it.
@@ -63,5 +64,5 @@ if [ "$BREAK" = deadline ]; then
 	dl_run "$(s 20)" dmsetup remove stkbrk || tap_diag "dmsetup remove stkbrk: status $DL_RC"
 fi
 
-run_group stacks "nullb md part crypt reset throttle rt mpath dm remove" "$@"
+run_group stacks "nullb md part crypt reset throttle rt mpath dm dm-throttle remove" "$@"
 tap_end
