@@ -8,7 +8,7 @@ VARIANT ?= normal
 export BUILD KSRC RESULTS
 
 # Guest scripts (in guest/) the suite runs, each in its own boot, after smoke.sh.
-# Entry syntax: script[:arg,arg][@variant], e.g. TEST_SCRIPTS = io_poll.sh lockdep.sh@debug
+# Entry syntax: script[:arg,arg][@variant], e.g. TEST_SCRIPTS = fs-poll.sh stacks.sh:only=md@debug
 # stacks.sh runs on the debug kernel only (lockdep, KASAN: what dm and md paths need);
 # its checks are the same on the normal kernel, which the CI's 60 min could not afford.
 # queues.sh runs on the normal kernel (51 s there, 194 s on the debug kernel) but for
@@ -36,7 +36,8 @@ ARGS ?=
 
 .PHONY: help deps base apply tree export export-check build build-debug initramfs smoke boot \
 	suite test host-tests lint check-patches demo clean distclean \
-	bench bench-quick bench-choice kunit reliability-breaks polling-off-fails deb deb-test check-docs fast
+	bench bench-quick bench-choice kunit reliability-breaks polling-off-fails deb deb-test check-docs fast \
+	sample-output
 
 help:
 	@echo "Block polling series for Linux 6.12: patches/ -> $(KSRC) -> vmlinux -> QEMU guest -> TAP"
@@ -57,23 +58,26 @@ help:
 	@echo "  make smoke          build, initramfs, boot guest/smoke.sh"
 	@echo "  make boot RUN=x.sh  boot one guest script (ARGS=a,b VARIANT=debug TIMEOUT=s SMP=n)"
 	@echo "  make suite          boot smoke.sh and each of TEST_SCRIPTS, summarise TAP"
-	@echo "  make host-tests     shellcheck + tests/test-*.sh (tests of the tooling)"
+	@echo "  make lint           shellcheck every shell script (one process per CPU)"
+	@echo "  make host-tests     lint + tests/test-*.sh (tests of the tooling)"
 	@echo "  make check-docs     README, doc/, cover letter: links, patch names, counts (scripts/doc-check.py)"
 	@echo "  make fast           lint host-tests check-docs: the first CI stage, minutes, no kernel build"
 	@echo "  make kunit          the series' KUnit suite on the host in UML (~6 min cold, seconds after)"
 	@echo "  make check-patches  host checks of the patch files (hook: CHECK_PATCHES)"
 	@echo "  make bench          stock vs patched kernel in QEMU: psync irq/poll/hybrid, io_uring, dd, ext4,"
 	@echo "                      1-8 jobs per mode with the targets of scripts/bench-jobs-report.py"
-	@echo "                      -> $(RESULTS)/bench.md + PNGs (scripts/bench.sh; five boots, ~35 min);"
+	@echo "                      -> $(RESULTS)/bench.md + PNGs (scripts/bench.sh; five boots, ~45 min with the stock build);"
 	@echo "                      BENCH_PUBLISH=1 also to doc/results/v<N>/, never over an earlier report"
 	@echo "  make bench-quick    the same with 1 repetition of 2 s runs (checks the pipeline)"
 	@echo "  make bench-choice   io_poll=1 vs always-irq/always-poll per device model and load"
-	@echo "                      -> $(RESULTS)/bench-choice.md (guest/bench-choice.sh; ~40 min)"
+	@echo "                      -> $(RESULTS)/bench-choice.md (guest/bench-choice.sh; 36 cells, ~26 min)"
 	@echo "  make reliability-breaks  each reliability phase broken on purpose must fail (~18 min)"
 	@echo "  make polling-off-fails   smoke.sh and scheduling booted with nvme.spare_poll_queues=0 must fail (~2 min)"
 	@echo "  make deb            Debian packages of the patched kernel (Debian's config, localmodconfig"
 	@echo "                      to config/deb-modules.lst + DEB_LSMOD) -> $(BUILD)/deb/linux-image-*.deb"
 	@echo "  make deb-test       boot the package's vmlinuz + modules: DEB_TEST_SCRIPTS=$(DEB_TEST_SCRIPTS)"
+	@echo "  make sample-output  doc/make-test-output.txt from the newest make test run (TAP summary, stage times)"
+	@echo "  make print-VAR      the value of a Makefile variable (make print-TEST_SCRIPTS)"
 	@echo "  make clean          remove build outputs in BUILD (keeps KSRC and ccache)"
 	@echo "  make distclean      remove BUILD entirely"
 	@echo
@@ -160,6 +164,11 @@ check-docs:
 # The first CI stage: minutes, no kernel build (.ci/run runs it before make test).
 fast: lint host-tests check-docs
 
+# What the README shows a passing make test prints: the newest run's TAP summary and
+# stage times, written by the tooling rather than pasted (scripts/sample-output.sh).
+sample-output:
+	sh scripts/sample-output.sh
+
 # make print-VAR: the value of a variable (scripts/doc-check.py reads TEST_SCRIPTS).
 print-%:
 	@echo $($*)
@@ -205,7 +214,8 @@ bench-choice:
 	@cat $(RESULTS)/bench-choice.md
 
 # The series end to end: build, boot, io_poll switched on at run time, dd and
-# fio psync off/on side by side (guest/demo.sh), then the stock-vs-series benchmark.
+# fio psync off/on side by side (guest/demo.sh), then a second boot of the series
+# kernel: 1, 2 and 4 readers by interrupt, polled and io_uring IOPOLL (bench-jobs.sh).
 # Installs what it needs first, as test does, so it works on a fresh machine.
 demo:
 	sh scripts/deps.sh

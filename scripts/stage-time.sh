@@ -1,7 +1,7 @@
 #!/bin/sh
 # Time the stages of a long run (make test): each stage's wall time goes to
 # $RESULTS/stage-times; the table is printed at the end, or when a stage fails.
-# usage: stage-time.sh start                 forget earlier times
+# usage: stage-time.sh start                 forget earlier times, note the commit
 #        stage-time.sh NAME CMD [ARG...]     run CMD as stage NAME, exit with its status
 #        stage-time.sh report                print each stage's time and the total
 set -eu
@@ -22,6 +22,9 @@ case ${1:?usage: stage-time.sh start | NAME CMD... | report} in
 start)
 	mkdir -p "$RESULTS"
 	: > "$TIMES"
+	# The commit the run tests, for whoever quotes its output (make sample-output).
+	git -C "$TOP" describe --always --dirty --abbrev=7 > "$RESULTS/stage-commit" 2>/dev/null ||
+		echo unknown > "$RESULTS/stage-commit"
 	;;
 report)
 	stage "stage times ($TIMES)"
