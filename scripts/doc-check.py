@@ -10,7 +10,9 @@ Fails (exit 1, one line per finding: FILE:LINE: what) when
 - a repository path (doc/, scripts/, guest/, tests/, config/, patches/, .ci/)
   written in backticks in README.md or doc/*.md, or anywhere in the cover letter,
   does not exist (paths with <, *, $ or { are patterns, and a path after "commit:"
-  as in `git show 1a2b3c4:doc/results/bench.md` is pinned to that commit: skipped);
+  as in `git show 1a2b3c4:doc/results/bench.md` is pinned to that commit: skipped;
+  the cover letter may name an earlier version's doc/results/vN/ that git history
+  holds);
 - a patch file name (0NNN-words..., with or without .patch) in the current documents
   is not the start of a file in patches/;
 - README.md or the cover letter counts patches ("17 patches", "seventeen patches",
@@ -53,6 +55,7 @@ KUNIT_FRACTION = [
     re.compile(r"\b(\d+)/(\d+)\b[^.;\n]{0,30}?\bKUnit\b"),
 ]
 KUNIT_PASS = re.compile(r"\bpass:(\d+)")
+RESULTS_DIR = re.compile(r"^doc/results/v(\d+)(?:/|$)")
 SUITE_BOOTS = re.compile(r"\b" + NUM + r"\s+suite\s+boots?\b", re.I)
 BENCH_BOOTS = re.compile(r"make bench`?[^.\n]{0,60}?\b" + NUM + r"\s+boots\b", re.I)
 
@@ -129,6 +132,26 @@ def bench_boots(root):
     return len(boots.group(1).split()) + extra if boots else None
 
 
+def current_version(root):
+    """N of the cover letter's "Subject: [PATCH vN 00/M]", or None."""
+    with open(os.path.join(root, "patches/0000-cover-letter.patch"), encoding="utf-8", errors="replace") as f:
+        m = re.search(r"^Subject: \[PATCH v(\d+) ", f.read(), re.M)
+    return int(m.group(1)) if m else None
+
+
+def in_history(root, path, cache={}):
+    """Whether a commit of the repository held path (ROOT's, else this script's)."""
+    if path not in cache:
+        cache[path] = False
+        for repo in (root, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")):
+            r = subprocess.run(["git", "-C", repo, "log", "-1", "--format=%h", "--", path],
+                               capture_output=True, text=True)
+            if r.returncode == 0:
+                cache[path] = bool(r.stdout.strip())
+                break
+    return cache[path]
+
+
 def kunit_cases(root, series):
     n = 0
     for p in series:
@@ -154,6 +177,7 @@ def main():
     nboots = 1 + len(scripts)
     nbench = bench_boots(root)
     cover = "patches/0000-cover-letter.patch"
+    version = current_version(root)
     docs = ["README.md"] + sorted(os.path.relpath(p, root) for p in
                                   glob.glob(os.path.join(root, "doc/**/*.md"), recursive=True)) + [cover]
     errors = []
@@ -192,6 +216,9 @@ def main():
                 if re.search(r"[<>*${}?]", p):
                     continue
                 if not os.path.exists(os.path.join(root, p)):
+                    old = RESULTS_DIR.match(p)
+                    if rel == cover and old and int(old.group(1)) != version and in_history(root, p):
+                        continue  # an earlier version's results, kept in git history
                     err(rel, text, off + m.start(1), f"no such file in the repository: {p}")
         if not current:
             continue

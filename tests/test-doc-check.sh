@@ -79,12 +79,19 @@ t_expect 1 "a wrong patch count fails" python3 "$TOP/scripts/doc-check.py" "$d/t
 t_grep "says '$((npatches - 1)) patches', patches/series has $npatches" "it says what the series has"
 
 fresh
-sed -i 's/(five boots,/(six boots,/' "$d/t/README.md"
+sed -i 's/`make bench` (five boots/`make bench` (six boots/' "$d/t/README.md"
 t_expect 1 "a wrong make bench boot count fails" python3 "$TOP/scripts/doc-check.py" "$d/t"
 
 fresh
 printf '\nThe report is `doc/results/v10/nothing.md`.\n' >> "$d/t/doc/interfaces.md"
 t_expect 1 "a path in backticks that does not exist fails" python3 "$TOP/scripts/doc-check.py" "$d/t"
+
+fresh
+# the cover letter's changelog may cite an earlier version's results that git history holds
+printf '\nv1 measured it (doc/results/v1/never-kept.md).\n' >> "$d/t/patches/0000-cover-letter.patch"
+t_expect 1 "an earlier version's results path git history never held fails (cover letter)" \
+	python3 "$TOP/scripts/doc-check.py" "$d/t"
+t_grep 'no such file in the repository: doc/results/v1/never-kept.md' "it names the path"
 
 fresh
 printf '\n```\n[not a link](nowhere.md) in a code block\n```\n' >> "$d/t/README.md"
