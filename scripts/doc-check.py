@@ -5,8 +5,13 @@ usage: doc-check.py [ROOT]   (ROOT: the repository, default: this script's paren
 
 Documents: README.md, doc/**/*.md and patches/0000-cover-letter.patch.
 Fails (exit 1, one line per finding: FILE:LINE: what) when
+- README.md is longer than 120 lines: it is the front page, the rest belongs in doc/;
+- README.md or a file under doc/ (but doc/results/history.md, the one place for
+  earlier versions) names a series version other than the current one, the vN of the
+  cover letter's "Subject: [PATCH vN 00/M]": in its text ("v11", "bench-v6.md",
+  "doc/results/v10/") or in its own path (doc/results/v11/...);
 - a relative Markdown link ([text](target), ![alt](target), [id]: target) outside
-  code points to a file that does not exist;
+  code points to a file that does not exist, or to a #heading the target lacks;
 - a repository path (doc/, scripts/, guest/, tests/, config/, patches/, .ci/)
   written in backticks in README.md or doc/*.md, or anywhere in the cover letter,
   does not exist (paths with <, *, $ or { are patterns, and a path after "commit:"
@@ -55,7 +60,12 @@ KUNIT_FRACTION = [
     re.compile(r"\b(\d+)/(\d+)\b[^.;\n]{0,30}?\bKUnit\b"),
 ]
 KUNIT_PASS = re.compile(r"\bpass:(\d+)")
+README_MAX_LINES = 120
+# A series version: v12, bench-v6.md, results/v10/; not v1.0 nor a word such as "dev2".
+VERSION = re.compile(r"(?<![A-Za-z0-9_])v(\d+)(?!\d)(?!\.\d)")
 RESULTS_DIR = re.compile(r"^doc/results/v(\d+)(?:/|$)")
+# Versions of other things that a document may name: cgroup v2 (io.max).
+NOT_SERIES = ("cgroup ", "cgroup-")
 SUITE_BOOTS = re.compile(r"\b" + NUM + r"\s+suite\s+boots?\b", re.I)
 BENCH_BOOTS = re.compile(r"make bench`?[^.\n]{0,60}?\b" + NUM + r"\s+boots\b", re.I)
 
@@ -152,6 +162,46 @@ def in_history(root, path, cache={}):
     return cache[path]
 
 
+def slug(heading):
+    """The anchor GitHub gives a Markdown heading."""
+    h = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return h.replace(" ", "-")
+
+
+def anchors(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = strip_code(f.read(), True)
+    return {slug(m.group(1)) for m in re.finditer(r"^#{1,6}\s+(.+?)\s*#*\s*$", text, re.M)}
+
+
+def version_names(root, current):
+    """Findings for README.md and doc/ (but results/history.md) naming another version."""
+    found = []
+    files = ["README.md"] + sorted(os.path.relpath(p, root) for p in
+                                   glob.glob(os.path.join(root, "doc/**/*"), recursive=True)
+                                   if os.path.isfile(p))
+    for rel in files:
+        if rel == "doc/results/history.md":
+            continue
+        for m in VERSION.finditer(rel):
+            if int(m.group(1)) != current:
+                found.append(f"{rel}: the file's name names v{m.group(1)}, the series is v{current}: "
+                             "an earlier version's results are in git history and a line of doc/results/history.md")
+                break
+        with open(os.path.join(root, rel), "rb") as f:
+            data = f.read()
+        if b"\0" in data:
+            continue  # a plot
+        for i, line in enumerate(data.decode("utf-8", "replace").split("\n")):
+            for m in VERSION.finditer(line):
+                if line[:m.start()].lower().endswith(NOT_SERIES):
+                    continue
+                if int(m.group(1)) != current:
+                    found.append(f"{rel}:{i + 1}: names v{m.group(1)} ('{line.strip()[:60]}'), the series is "
+                                 f"v{current}: earlier versions belong in doc/results/history.md")
+    return found
+
+
 def kunit_cases(root, series):
     n = 0
     for p in series:
@@ -185,6 +235,18 @@ def main():
     def err(rel, text, pos, msg):
         errors.append(f"{rel}:{lineno(text, pos)}: {msg}")
 
+    if version is None:
+        errors.append(f"{cover}: no 'Subject: [PATCH vN 00/M]' line: the current version is unknown")
+    else:
+        errors.extend(version_names(root, version))
+    readme = os.path.join(root, "README.md")
+    if os.path.exists(readme):
+        with open(readme, encoding="utf-8") as f:
+            nlines = len(f.read().splitlines())
+        if nlines > README_MAX_LINES:
+            errors.append(f"README.md: {nlines} lines, the front page has at most {README_MAX_LINES}: "
+                          "move the rest to doc/")
+
     for rel in docs:
         path = os.path.join(root, rel)
         if not os.path.exists(path):
@@ -201,13 +263,16 @@ def main():
             targets = [(m.start(1), m.group(1)) for m in LINK.finditer(prose)]
             targets += [(m.start(1), m.group(1)) for m in REFDEF.finditer(prose)]
             for pos, t in targets:
-                if SCHEME.match(t) or t.startswith("#"):
+                if SCHEME.match(t):
                     continue
-                t = t.split("#", 1)[0]
+                t, _, frag = t.partition("#")
+                target = os.path.join(base, t) if t else path
                 if t.startswith("/"):
                     err(rel, text, pos, f"link to an absolute path: {t}")
-                elif not os.path.exists(os.path.join(base, t)):
-                    err(rel, text, pos, f"broken link: {t} (no {os.path.relpath(os.path.join(base, t), root)})")
+                elif not os.path.exists(target):
+                    err(rel, text, pos, f"broken link: {t} (no {os.path.relpath(target, root)})")
+                elif frag and target.endswith(".md") and frag not in anchors(target):
+                    err(rel, text, pos, f"broken link: {t}#{frag} (no heading '{frag}' in {os.path.relpath(target, root)})")
         # Repository paths: in code spans of Markdown, anywhere in the cover letter.
         spans = code_spans(text) if markdown else [(0, text)]
         for off, s in spans:
@@ -276,7 +341,7 @@ def main():
     if errors:
         print(f"doc-check: {len(errors)} finding(s)")
         sys.exit(1)
-    print(f"doc-check: ok ({len(docs)} documents; {len(series)} patches, {ncases} KUnit cases, "
+    print(f"doc-check: ok ({len(docs)} documents, series v{version}; {len(series)} patches, {ncases} KUnit cases, "
           f"{nboots} suite boots, {nbench} bench boots)")
 
 

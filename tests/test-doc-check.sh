@@ -1,7 +1,8 @@
 #!/bin/sh
 # scripts/doc-check.py: README.md, doc/ and the cover letter agree with the tree; a
-# broken link, a patch name that does not exist, a wrong KUnit, patch or boot count
-# each fail it.
+# broken link (file or #heading), a patch name that does not exist, a wrong KUnit,
+# patch or boot count, a README over 120 lines and a name of another series version
+# than the cover letter's in README.md or doc/ (but doc/results/history.md) each fail it.
 # shellcheck disable=SC2016 # backticks in the Markdown written to the copies
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -94,6 +95,67 @@ t_expect 1 "an earlier version's results path git history never held fails (cove
 t_grep 'no such file in the repository: doc/results/v1/never-kept.md' "it names the path"
 
 fresh
-printf '\n```\n[not a link](nowhere.md) in a code block\n```\n' >> "$d/t/README.md"
+printf '\n```\n[not a link](nowhere.md) in a code block\n```\n' >> "$d/t/doc/interfaces.md"
 t_expect 0 "links inside code blocks are not links" python3 "$TOP/scripts/doc-check.py" "$d/t"
+
+# The front page: at most 120 lines.
+fresh
+n=$(wc -l < "$d/t/README.md")
+yes '' | head -n $((120 - n)) >> "$d/t/README.md"
+t_expect 0 "a README of 120 lines passes" python3 "$TOP/scripts/doc-check.py" "$d/t"
+echo >> "$d/t/README.md"
+t_expect 1 "a README of 121 lines fails" python3 "$TOP/scripts/doc-check.py" "$d/t"
+t_grep '^README.md: 121 lines, the front page has at most 120' "it says how long it is and the limit"
+
+# Another version than the cover letter's, in README.md or doc/.
+v=$(sed -n 's/^Subject: \[PATCH v\([0-9]*\) .*/\1/p' "$TOP/patches/0000-cover-letter.patch")
+fresh
+printf '\nOn v%s the same read did 1.70x.\n' $((v - 1)) >> "$d/t/README.md"
+t_expect 1 "a figure of v$((v - 1)) in README.md fails" python3 "$TOP/scripts/doc-check.py" "$d/t"
+t_grep "^README.md:[0-9]+: names v$((v - 1)) .*the series is v$v" "it names the file, line, version and the current one"
+
+fresh
+printf '\nThe jobs table was in `bench-jobs-v%s.md`.\n' $((v - 2)) >> "$d/t/doc/howto.md"
+t_expect 1 "a file name of v$((v - 2)) in doc/howto.md fails" python3 "$TOP/scripts/doc-check.py" "$d/t"
+t_grep "^doc/howto.md:[0-9]+: names v$((v - 2))" "it names the file and line"
+
+fresh
+mkdir "$d/t/doc/results/v$((v - 1))"
+printf '# Results\n' > "$d/t/doc/results/v$((v - 1))/README.md"
+t_expect 1 "an earlier version's results folder in doc/results fails" python3 "$TOP/scripts/doc-check.py" "$d/t"
+t_grep "^doc/results/v$((v - 1))/README.md: the file's name names v$((v - 1))" "it names the file"
+
+fresh
+printf '\nio.max needs cgroup v2.\n' >> "$d/t/doc/interfaces.md"
+t_expect 0 "another thing's version (cgroup v2) passes" python3 "$TOP/scripts/doc-check.py" "$d/t"
+
+fresh
+printf '| v%s | 1.70 |\n' $((v - 1)) >> "$d/t/doc/results/history.md"
+t_expect 0 "earlier versions in doc/results/history.md pass" python3 "$TOP/scripts/doc-check.py" "$d/t"
+
+# The version is the cover letter's: bumped there, the old one fails until the
+# documents follow it (its results folder renamed, its name replaced).
+fresh
+sed -i "s/^Subject: \[PATCH v$v /Subject: [PATCH v$((v + 1)) /" "$d/t/patches/0000-cover-letter.patch"
+t_expect 1 "the cover letter at v$((v + 1)): README.md and doc/ naming v$v fail" python3 "$TOP/scripts/doc-check.py" "$d/t"
+t_grep "^README.md:[0-9]+: names v$v .*the series is v$((v + 1))" "v$((v + 1)) is read from the cover letter"
+mv "$d/t/doc/results/v$v" "$d/t/doc/results/v$((v + 1))"
+find "$d/t/README.md" "$d/t/doc" -type f \( -name '*.md' -o -name '*.txt' \) -exec sed -i "s/\bv$v\b/v$((v + 1))/g" {} +
+t_expect 0 "and pass once they name v$((v + 1))" python3 "$TOP/scripts/doc-check.py" "$d/t"
+t_grep "series v$((v + 1));" "it says which version it checked against"
+
+# Links that do not resolve: a file, a heading of another file, a heading of the same one.
+fresh
+printf '\nSee [how](doc/howto.md#add-a-guest-test) and [up](#two-commands).\n' >> "$d/t/README.md"
+t_expect 0 "links to headings that exist pass" python3 "$TOP/scripts/doc-check.py" "$d/t"
+printf '\nSee [how](doc/howto.md#add-a-kernel-test).\n' >> "$d/t/README.md"
+t_expect 1 "a link to a heading another file lacks fails" python3 "$TOP/scripts/doc-check.py" "$d/t"
+t_grep "broken link: doc/howto.md#add-a-kernel-test \(no heading" "it names the heading"
+fresh
+printf '\nSee [below](#three-commands).\n' >> "$d/t/doc/interfaces.md"
+t_expect 1 "a link to a heading of the same file that it lacks fails" python3 "$TOP/scripts/doc-check.py" "$d/t"
+fresh
+printf '\nSee [the cover](../patches/0000-cover-letter.patch) and [none](../patches/0099-none.patch).\n' >> "$d/t/doc/howto.md"
+t_expect 1 "a relative link out of doc/ to a file that does not exist fails" python3 "$TOP/scripts/doc-check.py" "$d/t"
+t_grep "^doc/howto.md:[0-9]+: broken link: ../patches/0099-none.patch" "it names the missing one"
 t_end
