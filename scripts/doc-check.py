@@ -30,9 +30,9 @@ Fails (exit 1, one line per finding: FILE:LINE: what) when
   has no such sentence;
 - README.md's "make bench ... N boots" is not the default BENCH_BOOTS of
   scripts/bench.sh plus its hybrid and jobs boots.
-The current documents are README.md, doc/*.md and the cover letter; results of older
-versions (doc/results/**) describe the series as it was then, so in them only links
-and paths are checked. Prints "doc-check: ok (...)" and exits 0 when all agree.
+The counts and patch names are checked in README.md, doc/*.md and the cover letter;
+doc/results/** reports measurements of the builds it names, so in it only links,
+paths and version names are checked. Prints "doc-check: ok (...)" and exits 0 when all agree.
 """
 import glob
 import os
