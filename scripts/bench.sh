@@ -36,7 +36,8 @@ REPS=${BENCH_REPS:-3}
 WORKLOADS=${BENCH_WORKLOADS:-main+randwrite+seqread+jobs4}
 BUILDS=${BENCH_BUILD-stock normal}
 HYBRID_NSEC=${BENCH_HYBRID_NSEC-50000:100000:500000:2000000}
-JOBS=${BENCH_JOBS-1+2+4+8}
+# Not JOBS: that is make -j (lib.sh), which the kernel builds below read from the environment.
+JOB_COUNTS=${BENCH_JOBS-1+2+4+8}
 JOBS_MODES=${BENCH_JOBS_MODES:-irq+irq2+poll+hybrid+hipri+iopoll}
 # The ext4 row's disk through the host page cache: the row measures the guest's I/O
 # path, not this host's own disk (whose O_DIRECT reads take longer than the whole guest I/O).
@@ -162,13 +163,13 @@ fi
 # Not bench-*.log: bench-report.sh reads every bench-*.bench as its own rows.
 jlog=$RESULTS/jobs-series.log
 rm -f "$jlog" "${jlog%.log}.bench" "${jlog%.log}.tap" "$RESULTS"/bench-jobs-*.dat
-if [ -n "$JOBS" ]; then
-	nrows=$(($(echo "$JOBS" | tr + ' ' | wc -w) * $(echo "$JOBS_MODES" | tr + ' ' | wc -w) + 2))
+if [ -n "$JOB_COUNTS" ]; then
+	nrows=$(($(echo "$JOB_COUNTS" | tr + ' ' | wc -w) * $(echo "$JOBS_MODES" | tr + ' ' | wc -w) + 2))
 	jsecs=$((REPS * nrows * 5 + 30))
-	stage "bench: jobs $JOBS, modes $JOBS_MODES, ~$((jsecs / 60 + 1)) min, log $jlog"
+	stage "bench: jobs $JOB_COUNTS, modes $JOBS_MODES, ~$((jsecs / 60 + 1)) min, log $jlog"
 	boot_start
 	if QUIET=1 BUILD=$WORK VARIANT=normal TIMEOUT=$((jsecs * 3 + 300)) \
-		sh "$TOP/scripts/boot.sh" -l "$jlog" bench-jobs.sh "jobs=$JOBS" "modes=$JOBS_MODES" \
+		sh "$TOP/scripts/boot.sh" -l "$jlog" bench-jobs.sh "jobs=$JOB_COUNTS" "modes=$JOBS_MODES" \
 		"reps=$REPS" runtime=3 pq1=0; then :; else failed="$failed jobs"; fi
 	steal_note "jobs boot"
 fi

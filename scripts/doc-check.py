@@ -138,7 +138,7 @@ def bench_boots(root):
     with open(os.path.join(root, "scripts/bench.sh"), encoding="utf-8") as f:
         src = f.read()
     boots = re.search(r"^BOOTS=\$\{BENCH_BOOTS:-([^}]*)\}", src, re.M)
-    extra = sum(1 for v in ("HYBRID_NSEC", "JOBS") if re.search("^" + v + r"=\$\{BENCH_\w+-[^}]+\}", src, re.M))
+    extra = sum(1 for v in ("HYBRID_NSEC", "JOB_COUNTS") if re.search("^" + v + r"=\$\{BENCH_\w+-[^}]+\}", src, re.M))
     return len(boots.group(1).split()) + extra if boots else None
 
 
