@@ -35,7 +35,8 @@ stuck_tasks() {
 		[ "${_s%% *}" = D ] || continue
 		_p=${_f#/proc/}
 		_p=${_p%/stat}
-		[ -s "/proc/$_p/cmdline" ] || continue
+		# procfs reports size 0: read it (kernel threads have none)
+		[ -n "$(tr -d '\0' < "/proc/$_p/cmdline" 2> /dev/null)" ] || continue
 		dl_state "$_p"
 	done
 }
