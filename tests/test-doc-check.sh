@@ -80,7 +80,7 @@ t_expect 1 "a wrong patch count fails" python3 "$TOP/scripts/doc-check.py" "$d/t
 t_grep "says '$((npatches - 1)) patches', patches/series has $npatches" "it says what the series has"
 
 fresh
-sed -i 's/`make bench` (five boots/`make bench` (six boots/' "$d/t/README.md"
+printf '\n`make bench` (six boots) compares stock and series.\n' >> "$d/t/README.md"
 t_expect 1 "a wrong make bench boot count fails" python3 "$TOP/scripts/doc-check.py" "$d/t"
 
 fresh
@@ -139,7 +139,7 @@ fresh
 sed -i "s/^Subject: \[PATCH v$v /Subject: [PATCH v$((v + 1)) /" "$d/t/patches/0000-cover-letter.patch"
 t_expect 1 "the cover letter at v$((v + 1)): README.md and doc/ naming v$v fail" python3 "$TOP/scripts/doc-check.py" "$d/t"
 t_grep "^README.md:[0-9]+: names v$v .*the series is v$((v + 1))" "v$((v + 1)) is read from the cover letter"
-mv "$d/t/doc/results/v$v" "$d/t/doc/results/v$((v + 1))"
+[ ! -d "$d/t/doc/results/v$v" ] || mv "$d/t/doc/results/v$v" "$d/t/doc/results/v$((v + 1))"
 find "$d/t/README.md" "$d/t/doc" -type f \( -name '*.md' -o -name '*.txt' \) -exec sed -i "s/\bv$v\b/v$((v + 1))/g" {} +
 t_expect 0 "and pass once they name v$((v + 1))" python3 "$TOP/scripts/doc-check.py" "$d/t"
 t_grep "series v$((v + 1));" "it says which version it checked against"
