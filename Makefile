@@ -37,7 +37,7 @@ ARGS ?=
 .PHONY: help deps base apply tree export export-check build build-debug initramfs smoke boot \
 	suite test host-tests lint check-patches demo clean distclean \
 	bench bench-quick bench-choice kunit reliability-breaks polling-off-fails deb deb-test check-docs fast \
-	sample-output
+	sample-output model
 
 help:
 	@echo "Block polling series for Linux 6.12: patches/ -> $(KSRC) -> vmlinux -> QEMU guest -> TAP"
@@ -63,6 +63,8 @@ help:
 	@echo "  make check-docs     README, doc/, cover letter: links, patch names, counts (scripts/doc-check.py)"
 	@echo "  make fast           lint host-tests check-docs: the first CI stage, minutes, no kernel build"
 	@echo "  make kunit          the series' KUnit suite on the host in UML (~6 min cold, seconds after)"
+	@echo "  make model          the series' choice and hybrid polling on modelled real devices, on the host"
+	@echo "                      (model/, scripts/model.sh: blk-poll.h from patches/, one table, seconds)"
 	@echo "  make check-patches  host checks of the patch files (hook: CHECK_PATCHES)"
 	@echo "  make bench          stock vs patched kernel in QEMU: psync irq/poll/hybrid, io_uring, dd, ext4,"
 	@echo "                      1-8 jobs per mode with the targets of scripts/bench-jobs-report.py"
@@ -132,6 +134,12 @@ suite:
 kunit:
 	sh scripts/tree-fresh.sh
 	sh scripts/kunit.sh
+
+# block/blk-poll.h as patches/ has it, driven on the host by a deterministic model of
+# real devices and loads (model/blk-poll-model.c): the choice against always-interrupt
+# and always-poll, hybrid against classic polling. No kernel build; seconds.
+model:
+	sh scripts/model.sh
 
 # Not part of test (CI budget): shows that each class of reliability check can fail.
 reliability-breaks:
