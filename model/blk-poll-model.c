@@ -793,7 +793,7 @@ int main(int argc, char **argv)
 				.nr_phases = devices[d]->middle ? NR_PHASES : 1,
 			};
 			const struct figures *b, *ch = &f[P_CHOICE];
-			u64 slow = 0;
+			u64 slow = 0, decl = 0, n = 0;
 			int better, p;
 
 			if (loads[l].think) {
@@ -825,6 +825,9 @@ int main(int argc, char **argv)
 						      f[P_IRQ].phase_iops[p];
 				slow += poll_faster ? rc.irq_chosen[p] :
 						      rc.polled[p];
+				decl += rc.declined[p];
+				n += rc.polled[p] + rc.irq_chosen[p] +
+				     rc.declined[p];
 			}
 			printf("%-8s %-6s %-6s %7.1f %6.3f %8.1f %6.3f %8.1f %6.3f %8.1f %6.3f %7.2f %6.3f %6.3f %6.4f %6.3f\n",
 			       devices[d]->name, loads[l].name,
@@ -835,9 +838,7 @@ int main(int argc, char **argv)
 			       ch->p999_us / b->p999_us, ch->cpu_us,
 			       ch->cpu_us / b->cpu_us,
 			       f[P_POLL].iops / f[P_IRQ].iops,
-			       (double)slow / IOS,
-			       (double)(rc.declined[0] + rc.declined[1] +
-					rc.declined[2]) / IOS);
+			       (double)slow / n, (double)decl / n);
 		}
 	}
 
