@@ -139,7 +139,7 @@ kunit:
 # real devices and loads (model/blk-poll-model.c): the choice against always-interrupt
 # and always-poll, hybrid against classic polling. No kernel build; seconds.
 model:
-	sh scripts/model.sh
+	sh scripts/model.sh | tee $(RESULTS)/model.txt | sh scripts/model-targets.sh
 
 # Not part of test (CI budget): shows that each class of reliability check can fail.
 reliability-breaks:
