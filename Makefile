@@ -10,7 +10,7 @@ export BUILD KSRC RESULTS
 # Guest scripts (in guest/) the suite runs, each in its own boot, after smoke.sh.
 # Entry syntax: script[:arg,arg][@variant], e.g. TEST_SCRIPTS = fs-poll.sh stacks.sh:only=md@debug
 # stacks.sh runs on the debug kernel only (lockdep, KASAN: what dm and md paths need);
-# its checks are the same on the normal kernel, which the CI's 60 min could not afford.
+# its checks are the same on the normal kernel, which make test's time could not afford.
 # queues.sh runs on the normal kernel (51 s there, 194 s on the debug kernel) but for
 # per-cpu, which needs the nvme_setup_cmd tracepoint only the debug kernel has: its
 # checks are of queue mapping and choice; the paths it shares with the I/O stack
