@@ -127,6 +127,22 @@ dm_node() {
 	return 1
 }
 
+# suspend_cycles NAME: while the fio of the last fio_start runs, suspend and resume the
+# dm device NAME up to 10 times; waits for fio and judges it (fio_ok), and needs >= 5
+suspend_cycles() {
+	_n=0
+	while [ "$_n" -lt 10 ] && fio_running; do
+		sleep 0.3
+		dmsetup suspend "$1" || { fio_wait; return 1; }
+		sleep 0.2
+		dmsetup resume "$1" || { fio_wait; return 1; }
+		_n=$((_n + 1))
+	done
+	fio_wait
+	tap_diag "$_n suspend/resume cycles of $1 under the polled jobs"
+	fio_ok && [ "$_n" -ge 5 ]
+}
+
 # cg_setup: cgroup v2 mounted with the io controller, the group CGT made; status 3
 # when the kernel has no io controller (no CONFIG_BLK_CGROUP)
 cg_setup() {

@@ -86,17 +86,7 @@ st_suspend_loop() {
 	fio_start --filename="$_dm" --rw=randread --time_based --runtime=8 \
 		--name=sus4k --bs=4k $PS --name=sus256k --bs=256k $PS \
 		--name=sushipri4k --bs=4k $HP --name=sushipri256k --bs=256k $HP
-	_n=0
-	while [ "$_n" -lt 10 ] && fio_running; do
-		sleep 0.3
-		dmsetup suspend stkst || { fio_wait; return 1; }
-		sleep 0.2
-		dmsetup resume stkst || { fio_wait; return 1; }
-		_n=$((_n + 1))
-	done
-	fio_wait
-	tap_diag "$_n suspend/resume cycles under the polled readers"
-	fio_ok && [ "$_n" -ge 5 ]
+	suspend_cycles stkst
 }
 
 st_down() {

@@ -91,17 +91,7 @@ dm_suspend_loop() {
 		--bs=8k $HP --time_based --runtime=8 \
 		--name=susverify --filename="$_dm" --offset=284M --size=32M --rw=randwrite \
 		--bsrange=4k-1m $PS $VFY --verify_backlog=16
-	_n=0
-	while [ "$_n" -lt 10 ] && fio_running; do
-		sleep 0.3
-		dmsetup suspend stk || { fio_wait; return 1; }
-		sleep 0.2
-		dmsetup resume stk || { fio_wait; return 1; }
-		_n=$((_n + 1))
-	done
-	fio_wait
-	tap_diag "$_n suspend/resume cycles under the polled jobs"
-	fio_ok && [ "$_n" -ge 5 ]
+	suspend_cycles stk
 }
 dm_xfs() {
 	_dm=$(cat /tmp/stk.dm) || return 1
