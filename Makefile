@@ -1,11 +1,13 @@
 # Entry points: patches/ -> kernel tree -> vmlinux -> initramfs -> QEMU guest -> results.
-# Every target honours BUILD (default ./build) and KSRC (default $(BUILD)/linux).
+# Every target works on one kernel base, BASE (patches/bases: 7.2 by default, 6.12 the
+# backport), and honours BUILD (default ./build/$(BASE)) and KSRC (default $(BUILD)/linux).
 
-BUILD ?= $(CURDIR)/build
+BASE ?= $(shell awk '!/^\#/ && NF { print $$1; exit }' patches/bases)
+BUILD ?= $(CURDIR)/build/$(BASE)
 KSRC ?= $(BUILD)/linux
 RESULTS ?= $(BUILD)/results
 VARIANT ?= normal
-export BUILD KSRC RESULTS
+export BASE BUILD KSRC RESULTS
 
 # Guest scripts (in guest/) the suite runs, each in its own boot, after smoke.sh.
 # Entry syntax: script[:arg,arg][@variant], e.g. TEST_SCRIPTS = fs-poll.sh stacks.sh:only=md@debug

@@ -1,12 +1,13 @@
 #!/bin/sh
-# Rebuild $KSRC as tag `base` + patches/series, one commit per patch, on branch `series`.
+# Rebuild $KSRC as tag `base` + $PATCHES/series, one commit per patch, on branch `series`;
+# where the series file names several series (dir/NNNN-*.patch), a branch named after
+# each marks its last patch (export.sh writes each series back into its directory).
 # usage: apply.sh [N]   (or UPTO=N) stop after the Nth patch of the series (bisect checks).
-# env:   PATCHES (default $TOP/patches), FORCE=1 discards uncommitted edits in $KSRC,
+# env:   BASE, PATCHES (default $TOP/patches/$BASE), FORCE=1 discards uncommitted edits in $KSRC,
 #        NO_BACKUP=1 skips saving the old branch tip under refs/backup/.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-PATCHES=${PATCHES:-$TOP/patches}
 UPTO=${1:-${UPTO:-}}
 case $UPTO in
 '' | *[!0-9]*) [ -z "$UPTO" ] || die "apply: N must be a number, got '$UPTO'" ;;
@@ -57,6 +58,9 @@ for p in $list; do
 		git am --abort || true
 		die "apply: patch $i/$total $p does not apply cleanly (series stopped; tree left at patch $((i - 1)))"
 	fi
+	case $p in
+	*/*) git branch -f "${p%%/*}" HEAD ;;
+	esac
 done
 n=$(git rev-list --count base..HEAD)
 stage "apply: branch series = base + $n patch(es), HEAD $(git log -1 --format='%h %s')"

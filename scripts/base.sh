@@ -1,15 +1,20 @@
 #!/bin/sh
-# Unpack Debian's linux-source-6.12 into a git tree whose first commit is the untouched base.
+# Unpack Debian's linux-source-$BASE into a git tree whose first commit is the untouched base.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-[ -f "$BASE_TARBALL" ] || die "$BASE_TARBALL missing: run 'make deps' (apt install $BASE_PKG)"
-found=$(dpkg-query -W -f '${Version}' "$BASE_PKG" 2>/dev/null || true)
+if [ "$BASE_SUITE" = bookworm ]; then
+	[ -f "$BASE_TARBALL" ] || die "$BASE_TARBALL missing: run 'make deps' (apt install $BASE_PKG)"
+	found=$(dpkg-query -W -f '${Version}' "$BASE_PKG" 2>/dev/null || true)
+else
+	[ -f "$BASE_TARBALL" ] || sh "$TOP/scripts/source-fetch.sh"
+	found=$BASE_VERSION
+fi
 # A base other than the one the series was refreshed against may not take the
 # patches (git am refuses, or worse, applies with a changed meaning).
 [ "$found" = "$BASE_VERSION" ] ||
-	die "base: $BASE_PKG ${found:-(none)} installed, the series applies to $BASE_VERSION (patches/BASE): run 'make deps'"
-stage "base: $BASE_PKG $found, the series' base (patches/BASE)"
+	die "base: $BASE_PKG ${found:-(none)} installed, the series applies to $BASE_VERSION (patches/$BASE/BASE): run 'make deps'"
+stage "base: $BASE_PKG $found, the series' base (patches/$BASE/BASE)"
 
 if [ -d "$KSRC/.git" ] && [ "$(git -C "$KSRC" tag -l base)" = base ] &&
    [ "$(cat "$KSRC/.debian-version" 2>/dev/null || true)" = "$found" ]; then
@@ -21,7 +26,7 @@ rm -rf "$KSRC" "$BUILD/unpack"
 mkdir -p "$BUILD/unpack"
 stage "base: unpacking $BASE_TARBALL"
 tar -C "$BUILD/unpack" -xf "$BASE_TARBALL"
-mv "$BUILD/unpack/linux-source-6.12" "$KSRC"
+mv "$BUILD/unpack/$BASE_PKG" "$KSRC"
 rmdir "$BUILD/unpack"
 printf '%s\n' "$found" > "$KSRC/.debian-version"
 

@@ -3,7 +3,7 @@
 # tinyconfig + config/base.config (+ config/debug.config), ccache, make -j JOBS; vmlinux
 # (debug: bzImage too, see config/debug.config).
 # Also builds tools/testing/selftests/blk_poll statically into $BUILD/selftests if present.
-# usage: build.sh [normal|debug]   env: JOBS (nproc), CCACHE_DIR ($BUILD/ccache),
+# usage: build.sh [normal|debug]   env: JOBS (nproc), CCACHE_DIR (build/ccache, shared by the bases),
 #        CONFIG_ONLY=1 (stop after the config check), FRAGMENTS (paths, replace the variant's)
 set -eu
 . "$(dirname "$0")/lib.sh"

@@ -18,7 +18,6 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-PATCHES=${PATCHES:-$TOP/patches}
 TREE=${BISECT_TREE:-$BUILD/bisect}
 OBJ=$BUILD/obj-bisect
 ccache_env

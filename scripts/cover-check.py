@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Check the cover letter against the patches it introduces.
 
-usage: cover-check.py [--shortstat STAT] [DIR]   (DIR: the patches directory, default patches/)
+usage: cover-check.py [--shortstat STAT] [--series NAME] [DIR]   (DIR: a base's patches directory)
+
+With --series, only the patches DIR/series lists as NAME/..., and NAME's own cover
+letter, DIR/NAME/0000-cover-letter.patch: one of the series of a base that has several.
 
 The subject must say "[PATCH vN 00/M]" with M the number of patches in DIR/series,
 and the shortlog must list each patch's subject, in series order, under
@@ -29,12 +32,16 @@ def subject(path):
 def main():
     ap = argparse.ArgumentParser(usage=__doc__)
     ap.add_argument("--shortstat")
+    ap.add_argument("--series")
     ap.add_argument("dir", nargs="?", default="patches")
     args = ap.parse_args()
     d = args.dir
     with open(os.path.join(d, "series"), encoding="utf-8") as f:
         series = [line.strip() for line in f if line.strip() and not line.startswith("#")]
     cover = os.path.join(d, "0000-cover-letter.patch")
+    if args.series:
+        series = [p for p in series if p.startswith(args.series + "/")]
+        cover = os.path.join(d, args.series, "0000-cover-letter.patch")
     errors = []
     cover_subject = str(headers(cover)["Subject"])
     m = re.match(r"\[PATCH v\d+ 00/(\d+)\]", cover_subject)

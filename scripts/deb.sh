@@ -3,7 +3,7 @@
 # in $BUILD/obj-deb (configured by scripts/deb-config.sh) and put linux-image-* and
 # linux-headers-* into $BUILD/deb. linux-libc-dev is dropped: installing it would
 # replace Debian's C library headers.
-# env: JOBS (nproc), CCACHE_DIR ($BUILD/ccache),
+# env: JOBS (nproc), CCACHE_DIR (build/ccache, shared by the bases),
 #      KDEB_PKGVERSION (default <Debian version>+blkpoll.<UTC date and time>)
 set -eu
 . "$(dirname "$0")/lib.sh"

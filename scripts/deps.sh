@@ -1,7 +1,10 @@
 #!/bin/sh
-# Install the Debian packages the tooling needs, linux-source-6.12 at exactly the
-# version in patches/BASE; a quick no-op when all are present.
+# Install the Debian packages the tooling needs, and the source of the base that comes
+# from the machine's own suite (patches/bases: 6.12) at exactly the version in
+# patches/<base>/BASE; a quick no-op when all are present. A base from another suite
+# (7.2) is fetched by source-fetch.sh, without installing it.
 set -eu
+BASE=$(awk '!/^#/ && $2 == "bookworm" { print $1; exit }' "$(dirname "$0")/../patches/bases")
 . "$(dirname "$0")/lib.sh"
 
 # By what needs them:
@@ -40,7 +43,7 @@ fi
 # The pinned source cannot be installed: say which versions the archive has.
 base_unavailable() {
 	offered=$(apt-cache madison "$BASE_PKG" 2>/dev/null | awk '{ printf "%s ", $3 }')
-	die "deps: $BASE_PKG $BASE_VERSION (patches/BASE) cannot be installed; the package lists offer: ${offered:-none}. Refresh the series against one of them (make apply, then patches/BASE) or install that exact .deb by hand"
+	die "deps: $BASE_PKG $BASE_VERSION (patches/$BASE/BASE) cannot be installed; the package lists offer: ${offered:-none}. Refresh the series against one of them (make apply, then patches/$BASE/BASE) or install that exact .deb by hand"
 }
 
 stage "deps: installing$missing"

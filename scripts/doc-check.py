@@ -3,12 +3,14 @@
 
 usage: doc-check.py [ROOT]   (ROOT: the repository, default: this script's parent)
 
-Documents: README.md, doc/**/*.md and patches/0000-cover-letter.patch.
+Documents: README.md, doc/**/*.md and the cover letters: patches/<base>/0000-cover-letter.patch,
+or patches/<base>/<series>/0000-cover-letter.patch for a base with several series
+(patches/bases names the bases; the first is the default).
 Fails (exit 1, one line per finding: FILE:LINE: what) when
 - README.md is longer than 120 lines: it is the front page, the rest belongs in doc/;
 - README.md or a file under doc/ (but doc/results/history.md, the one place for
   earlier versions) names a series version other than the current one, the vN of the
-  cover letter's "Subject: [PATCH vN 00/M]": in its text ("v11", "bench-v6.md",
+  cover letters' "Subject: [PATCH vN 00/M]" (all must say the same vN): in its text ("v11", "bench-v6.md",
   "doc/results/v10/") or in its own path (doc/results/v11/...);
 - a relative Markdown link ([text](target), ![alt](target), [id]: target) outside
   code points to a file that does not exist, or to a #heading the target lacks;
@@ -20,11 +22,13 @@ Fails (exit 1, one line per finding: FILE:LINE: what) when
   holds);
 - a patch file name (0NNN-words..., with or without .patch) in the current documents
   is not the start of a file in patches/;
-- README.md or the cover letter counts patches ("17 patches", "seventeen patches",
-  "17-patch series") other than patches/series has;
+- a cover letter counts patches ("17 patches", "seventeen patches", "17-patch series")
+  other than its series has, or README.md a number that is neither a series' nor a
+  base's count;
 - the current documents claim a KUnit case count ("10 KUnit cases", "KUnit (one
   suite, 10 cases)", "10/10" next to "KUnit", "pass:10" on a line that names KUnit
-  or blk-poll:) other than the KUNIT_CASE( lines the series adds (added less removed);
+  or blk-poll:) other than the KUNIT_CASE( lines the base's patches add (added less
+  removed; the default base's outside the cover letters);
 - README.md's "N suite boots" is not 1 (smoke.sh) + the entries of the Makefile's
   TEST_SCRIPTS (its default: `make print-TEST_SCRIPTS` with no override), or README.md
   has no such sentence;
@@ -142,9 +146,26 @@ def bench_boots(root):
     return len(boots.group(1).split()) + extra if boots else None
 
 
-def current_version(root):
+def cover_letters(root):
+    """[(cover path relative to root, base, [series entries])], the default base first."""
+    covers = []
+    with open(os.path.join(root, "patches/bases"), encoding="utf-8") as f:
+        bases = [line.split()[0] for line in f if line.strip() and not line.startswith("#")]
+    for b in bases:
+        with open(os.path.join(root, "patches", b, "series"), encoding="utf-8") as f:
+            series = [s.strip() for s in f if s.strip() and not s.startswith("#")]
+        subs = list(dict.fromkeys(s.split("/")[0] for s in series if "/" in s))
+        if not subs:
+            covers.append((f"patches/{b}/0000-cover-letter.patch", b, series))
+        for sub in subs:
+            covers.append((f"patches/{b}/{sub}/0000-cover-letter.patch", b,
+                           [s for s in series if s.startswith(sub + "/")]))
+    return covers
+
+
+def current_version(root, cover):
     """N of the cover letter's "Subject: [PATCH vN 00/M]", or None."""
-    with open(os.path.join(root, "patches/0000-cover-letter.patch"), encoding="utf-8", errors="replace") as f:
+    with open(os.path.join(root, cover), encoding="utf-8", errors="replace") as f:
         m = re.search(r"^Subject: \[PATCH v(\d+) ", f.read(), re.M)
     return int(m.group(1)) if m else None
 
@@ -202,10 +223,10 @@ def version_names(root, current):
     return found
 
 
-def kunit_cases(root, series):
+def kunit_cases(root, base, series):
     n = 0
     for p in series:
-        with open(os.path.join(root, "patches", p), encoding="utf-8", errors="replace") as f:
+        with open(os.path.join(root, "patches", base, p), encoding="utf-8", errors="replace") as f:
             for line in f:
                 if "KUNIT_CASE(" not in line:
                     continue
@@ -219,25 +240,38 @@ def kunit_cases(root, series):
 def main():
     root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
                            os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-    with open(os.path.join(root, "patches/series"), encoding="utf-8") as f:
-        series = [s.strip() for s in f if s.strip() and not s.startswith("#")]
-    patch_files = sorted(os.path.basename(p) for p in glob.glob(os.path.join(root, "patches/*.patch")))
-    ncases = kunit_cases(root, series)
+    covers = cover_letters(root)
+    cover_series = {c: series for c, _, series in covers}
+    cover_base = {c: b for c, b, _ in covers}
+    base_series = {}
+    for _, b, series in covers:
+        base_series.setdefault(b, []).extend(series)
+    default = covers[0][1]
+    series = base_series[default]
+    counts = {len(v) for v in cover_series.values()} | {len(v) for v in base_series.values()}
+    patch_files = sorted(os.path.basename(p) for p in
+                         glob.glob(os.path.join(root, "patches/**/*.patch"), recursive=True))
+    ncases_of = {b: kunit_cases(root, b, v) for b, v in base_series.items()}
+    ncases = ncases_of[default]
     scripts = test_scripts(root)
     nboots = 1 + len(scripts)
     nbench = bench_boots(root)
-    cover = "patches/0000-cover-letter.patch"
-    version = current_version(root)
+    versions = {c: current_version(root, c) if os.path.exists(os.path.join(root, c)) else None
+                for c in cover_series}
+    version = versions[covers[0][0]]
     docs = ["README.md"] + sorted(os.path.relpath(p, root) for p in
-                                  glob.glob(os.path.join(root, "doc/**/*.md"), recursive=True)) + [cover]
+                                  glob.glob(os.path.join(root, "doc/**/*.md"), recursive=True)) + list(cover_series)
     errors = []
 
     def err(rel, text, pos, msg):
         errors.append(f"{rel}:{lineno(text, pos)}: {msg}")
 
-    if version is None:
-        errors.append(f"{cover}: no 'Subject: [PATCH vN 00/M]' line: the current version is unknown")
-    else:
+    for c, v in versions.items():
+        if v is None:
+            errors.append(f"{c}: no 'Subject: [PATCH vN 00/M]' line: the current version is unknown")
+        elif v != version:
+            errors.append(f"{c}: says v{v}, {covers[0][0]} v{version}: the series are one version")
+    if version is not None:
         errors.extend(version_names(root, version))
     readme = os.path.join(root, "README.md")
     if os.path.exists(readme):
@@ -255,7 +289,9 @@ def main():
         with open(path, encoding="utf-8") as f:
             text = f.read()
         markdown = rel.endswith(".md")
-        current = rel == "README.md" or rel == cover or (rel.startswith("doc/") and rel.count("/") == 1)
+        cover = rel if rel in cover_series else None
+        current = rel == "README.md" or cover or (rel.startswith("doc/") and rel.count("/") == 1)
+        ncases = ncases_of[cover_base[cover]] if cover else ncases_of[default]
         prose = strip_code(text, markdown)
         base = os.path.dirname(path)
         # Markdown links, outside code.
@@ -307,10 +343,14 @@ def main():
         def where(m):
             return origin[m.start()]
 
-        if rel in ("README.md", cover):
+        if cover:
             for m in PATCHCOUNT.finditer(joined):
-                if number(m.group(1)) != len(series):
-                    err(rel, text, where(m), f"says '{m.group(0)}', patches/series has {len(series)}")
+                if number(m.group(1)) != len(cover_series[cover]):
+                    err(rel, text, where(m), f"says '{m.group(0)}', its series has {len(cover_series[cover])}")
+        elif rel == "README.md":
+            for m in PATCHCOUNT.finditer(joined):
+                if number(m.group(1)) not in counts:
+                    err(rel, text, where(m), f"says '{m.group(0)}', the series have {sorted(counts)}")
         for rx in KUNIT_CLAIMS:
             for m in rx.finditer(joined):
                 if number(m.group(1)) != ncases:
@@ -341,7 +381,8 @@ def main():
     if errors:
         print(f"doc-check: {len(errors)} finding(s)")
         sys.exit(1)
-    print(f"doc-check: ok ({len(docs)} documents, series v{version}; {len(series)} patches, {ncases} KUnit cases, "
+    print(f"doc-check: ok ({len(docs)} documents, series v{version}; {len(series)} patches on {default}, "
+          f"{ncases_of[default]} KUnit cases, "
           f"{nboots} suite boots, {nbench} bench boots)")
 
 

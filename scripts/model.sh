@@ -7,11 +7,10 @@
 # CPU and device and prints one table (see its header comment).
 # usage: model.sh [standin=always-poll|never-poll]   (a stand-in for the choice, to
 #        see the targets of tests/test-model.sh fail)
-# env:   PATCHES (default $TOP/patches), CC (default gcc)
+# env:   PATCHES (default $TOP/patches/$BASE), CC (default gcc)
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-PATCHES=${PATCHES:-$TOP/patches}
 CC=${CC:-gcc}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM

@@ -4,11 +4,10 @@
 # hand-written cover letter, not BASE), and the cover letter to agree with the series
 # (scripts/cover-check.py: subject, shortlog, and the diffstat of git diff --shortstat
 # base..HEAD). Exit 1 with the diff on mismatch.
-# env: PATCHES (default $TOP/patches), ROUNDTRIP (scratch tree, default $BUILD/roundtrip)
+# env: PATCHES (default $TOP/patches/$BASE), ROUNDTRIP (scratch tree, default $BUILD/roundtrip)
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-PATCHES=${PATCHES:-$TOP/patches}
 RT=${ROUNDTRIP:-$BUILD/roundtrip}
 [ "$RT" != "$KSRC" ] || die "roundtrip: ROUNDTRIP must not be KSRC ($KSRC)"
 
@@ -33,24 +32,43 @@ KSRC=$RT PATCHES=$PATCHES FORCE=1 NO_BACKUP=1 sh "$TOP/scripts/apply.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 mkdir "$tmp/want"
-for f in "$PATCHES"/[0-9][0-9][0-9][0-9]-*.patch; do
+list=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$PATCHES/series")
+for p in $list; do
+	mkdir -p "$tmp/want/$(dirname "$p")"
+	cp "$PATCHES/$p" "$tmp/want/$p"
+done
+# Numbered patches the series does not list are stale: export would remove them.
+for f in "$PATCHES"/[0-9][0-9][0-9][0-9]-*.patch "$PATCHES"/*/[0-9][0-9][0-9][0-9]-*.patch; do
 	[ -e "$f" ] || continue
-	[ "${f##*/}" = 0000-cover-letter.patch ] || cp "$f" "$tmp/want/"
+	rel=${f#"$PATCHES"/}
+	case ${rel##*/} in 0000-cover-letter.patch) continue ;; esac
+	[ -e "$tmp/want/$rel" ] || { mkdir -p "$tmp/want/$(dirname "$rel")"; cp "$f" "$tmp/want/$rel"; }
 done
 cp "$PATCHES/series" "$tmp/want/series"
 KSRC=$RT sh "$TOP/scripts/export.sh" "$tmp/got"
 rm -f "$tmp/got/BASE"
 
 if ! diff -ru "$tmp/want" "$tmp/got" > "$tmp/diff"; then
-	sed -e "s|$tmp/want|patches|g" -e "s|$tmp/got|exported|g" "$tmp/diff"
-	die "export-check: patches/ is not what 'make export' produces from the applied series (diff above: - patches/, + exported)"
+	sed -e "s|$tmp/want|patches/$BASE|g" -e "s|$tmp/got|exported|g" "$tmp/diff"
+	die "export-check: patches/$BASE is not what 'make export' produces from the applied series (diff above: - patches/$BASE, + exported)"
 fi
-n=$(find "$tmp/want" -name '*.patch' | wc -l)
-# The cover letter is written by hand: its subject, shortlog and diffstat must still be
-# the series'.
-stat=$(git -C "$RT" diff --shortstat base HEAD)
-if [ -f "$PATCHES/0000-cover-letter.patch" ]; then
-	python3 "$TOP/scripts/cover-check.py" --shortstat "$stat" "$PATCHES" ||
-		die "export-check: the cover letter disagrees with the series (above)"
+n=$(printf '%s\n' "$list" | wc -l)
+# The cover letters are written by hand: their subjects, shortlogs and diffstats must
+# still be their series'.
+subs=$(printf '%s\n' "$list" | sed -n 's|^\([^/]*\)/.*|\1|p' | awk '!seen[$0]++')
+if [ -z "$subs" ]; then
+	if [ -f "$PATCHES/0000-cover-letter.patch" ]; then
+		python3 "$TOP/scripts/cover-check.py" --shortstat "$(git -C "$RT" diff --shortstat base HEAD)" "$PATCHES" ||
+			die "export-check: the cover letter disagrees with the series (above)"
+	fi
+else
+	from=base
+	for sub in $subs; do
+		[ -f "$PATCHES/$sub/0000-cover-letter.patch" ] || die "export-check: series $sub has no cover letter"
+		python3 "$TOP/scripts/cover-check.py" --series "$sub" \
+			--shortstat "$(git -C "$RT" diff --shortstat "$from" "$sub")" "$PATCHES" ||
+			die "export-check: the cover letter of series $sub disagrees with it (above)"
+		from=$sub
+	done
 fi
-stage "export-check: OK, $n patch(es) round-trip byte for byte, the cover letter agrees"
+stage "export-check: OK, $n patch(es) round-trip byte for byte, the cover letters agree"

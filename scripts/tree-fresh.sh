@@ -11,11 +11,10 @@
 #   patches/ unchanged since the stamp (the tree was edited by hand)  -> warn, use the tree
 #   patches/ changed, the tree still at the stamped HEAD              -> apply again
 #   both changed, or no stamp                                         -> stop: make apply or make export
-# env:   PATCHES (default $TOP/patches)
+# env:   PATCHES (default $TOP/patches/$BASE)
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-PATCHES=${PATCHES:-$TOP/patches}
 STAMP=$KSRC/.patches.sum
 
 series() {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # scripts/deps.sh and scripts/base.sh against fake dpkg-query, apt-get and apt-cache:
-# all present is a no-op; linux-source-6.12 at another version than patches/BASE is
+# all present is a no-op; linux-source-6.12 at another version than patches/6.12/BASE is
 # installed at exactly that version; a version the archive does not offer is a clear
 # error; a missing tool's package is installed; base.sh refuses another version.
 set -eu
@@ -8,12 +8,14 @@ set -eu
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT INT TERM
 
-mkdir -p "$d/top/scripts" "$d/top/patches" "$d/bin"
+mkdir -p "$d/top/scripts" "$d/top/patches/6.12" "$d/bin"
 cp "$TOP/scripts/deps.sh" "$TOP/scripts/base.sh" "$d/top/scripts/"
+cp "$TOP/scripts/lib.sh" "$d/top/scripts/"
 # base.sh's tarball: a file of our own, so that the test needs no kernel source
-sed "s|^BASE_TARBALL=.*|BASE_TARBALL=$d/linux-source.tar.xz|" "$TOP/scripts/lib.sh" > "$d/top/scripts/lib.sh"
+export BASE_TARBALL="$d/linux-source.tar.xz"
 : > "$d/linux-source.tar.xz"
-echo 6.12.99-1~deb12u1 > "$d/top/patches/BASE"
+echo 6.12.99-1~deb12u1 > "$d/top/patches/6.12/BASE"
+printf '7.2\tunstable\tthe default\n6.12\tbookworm\tthe backport\n' > "$d/top/patches/bases"
 
 # dpkg-query -W -f FMT PKG...: "PKG ii  VERSION" for each package in $d/installed
 # ("PKG VERSION" lines), ${Version} alone when FMT is just that (base.sh)
@@ -86,13 +88,13 @@ all_installed 6.12.100-1~deb12u1
 touch "$d/fail-install"
 printf '6.12.101-1~deb12u1\n6.12.100-1~deb12u1\n' > "$d/offered"
 t_expect 1 "the pinned version not in the archive: fails" sh "$d/top/scripts/deps.sh"
-t_grep 'error: deps: linux-source-6.12 6.12.99-1~deb12u1 \(patches/BASE\) cannot be installed; the package lists offer: 6.12.101-1~deb12u1 6.12.100-1~deb12u1' \
-	"the error names the pinned version, patches/BASE and what the archive has"
+t_grep 'error: deps: linux-source-6.12 6.12.99-1~deb12u1 \(patches/6.12/BASE\) cannot be installed; the package lists offer: 6.12.101-1~deb12u1 6.12.100-1~deb12u1' \
+	"the error names the pinned version, patches/6.12/BASE and what the archive has"
 t_expect 0 "after refreshing the package lists once" grep -qx 'apt-get update -q' "$d/apt.log"
 
 all_installed 6.12.100-1~deb12u1
-t_expect 1 "base.sh with another linux-source-6.12 installed: refuses" sh "$d/top/scripts/base.sh"
-t_grep "6.12.100-1~deb12u1 installed, the series applies to 6.12.99-1~deb12u1 \(patches/BASE\): run 'make deps'" \
+t_expect 1 "base.sh with another linux-source-6.12 installed: refuses" env BASE=6.12 sh "$d/top/scripts/base.sh"
+t_grep "6.12.100-1~deb12u1 installed, the series applies to 6.12.99-1~deb12u1 \(patches/6.12/BASE\): run 'make deps'" \
 	"it says which versions and what to run"
 t_expect 0 "and unpacks nothing" test ! -e "$d/build/linux"
 t_end

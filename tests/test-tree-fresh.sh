@@ -12,6 +12,7 @@ mkdir -p "$d/top/scripts" "$d/top/patches"
 cp "$TOP/scripts/tree-fresh.sh" "$TOP/scripts/lib.sh" "$d/top/scripts/"
 P=$d/top/patches
 K=$d/linux
+printf '6.12\tbookworm\tthe only base here\n' > "$P/bases"
 cat > "$d/top/scripts/apply.sh" <<'APPLY'
 #!/bin/sh
 set -eu
