@@ -18,7 +18,7 @@ export BASE BUILD KSRC RESULTS
 # checks are of queue mapping and choice; the paths it shares with the I/O stack
 # (io_poll switched under load, resets, removal) run under lockdep and KASAN in
 # reliability.sh and stacks.sh. CPU hotplug under lockdep: TEST_SCRIPTS=queues.sh@debug.
-TEST_SCRIPTS ?= selftest.sh fs-poll.sh demo.sh readme.sh reliability.sh@debug stacks.sh@debug queues.sh:only=per-cpu@debug queues.sh:only=switch+iowait+hotplug no-spare-queue.sh passthrough.sh
+TEST_SCRIPTS ?= selftest.sh fs-poll.sh demo.sh readme.sh reliability.sh@debug stacks.sh@debug queues.sh:only=per-cpu@debug queues.sh:only=default+switch+iowait+hotplug no-spare-queue.sh passthrough.sh
 # Kernel variants the suite needs, derived from the @variant suffixes.
 TEST_VARIANTS := $(sort normal $(foreach t,$(TEST_SCRIPTS),$(if $(findstring @,$(t)),$(lastword $(subst @, ,$(t))))))
 # Host-side checks of the patch files (checkpatch, per-patch build, ...): commands run by check-patches.
@@ -38,7 +38,7 @@ ARGS ?=
 
 .PHONY: help deps base apply tree export export-check build build-debug initramfs smoke boot \
 	suite test host-tests lint check-patches demo clean distclean \
-	bench bench-quick bench-choice kunit reliability-breaks polling-off-fails deb deb-test check-docs fast \
+	bench bench-quick bench-choice bench-memory kunit test-backport deb-here deb-test-here reliability-breaks polling-off-fails deb deb-test check-docs fast \
 	sample-output model
 
 help:
@@ -75,6 +75,8 @@ help:
 	@echo "  make bench-quick    the same with 1 repetition of 2 s runs (checks the pipeline)"
 	@echo "  make bench-choice   io_poll=1 vs always-irq/always-poll per device model and load"
 	@echo "                      -> $(RESULTS)/bench-choice.md (guest/bench-choice.sh; 36 cells, ~26 min)"
+	@echo "  make bench-memory   the default spare poll queue's cost: MemFree, hctx, reset time, 2 and 8 vCPUs"
+	@echo "                      -> $(RESULTS)/bench-memory/bench-memory.md (two boots, ~5 min)"
 	@echo "  make reliability-breaks  each reliability phase broken on purpose must fail (~18 min)"
 	@echo "  make polling-off-fails   smoke.sh and scheduling booted with nvme.spare_poll_queues=0 must fail (~2 min)"
 	@echo "  make deb            Debian packages of the patched kernel (Debian's config, localmodconfig"
@@ -202,7 +204,19 @@ test:
 	@set -e; for v in $(TEST_VARIANTS); do sh scripts/stage-time.sh build-$$v sh scripts/build.sh $$v; done
 	sh scripts/stage-time.sh initramfs $(MAKE) initramfs
 	sh scripts/stage-time.sh suite $(MAKE) suite
+	sh scripts/stage-time.sh backport $(on-deb-base) test-backport
 	@sh scripts/stage-time.sh report
+
+# The backport on its base (make test's last stage): applies and round-trips, clean
+# under checkpatch, builds, and boots smoke.sh and the kselftest (BACKPORT_SCRIPTS).
+BACKPORT_SCRIPTS ?= selftest.sh
+test-backport:
+	sh scripts/apply.sh
+	sh scripts/roundtrip.sh
+	sh scripts/check-patches.sh checkpatch
+	sh scripts/build.sh normal
+	sh scripts/initramfs.sh
+	sh scripts/suite.sh smoke.sh $(BACKPORT_SCRIPTS)
 
 # Benchmark knobs (BENCH_BOOTS, BENCH_BUILD, ...): see scripts/bench.sh.
 bench:
@@ -223,6 +237,14 @@ bench-choice:
 	python3 scripts/bench-choice-report.py $(RESULTS)/bench-choice.log > $(RESULTS)/bench-choice.md
 	@cat $(RESULTS)/bench-choice.md
 
+# What nvme-pci's default spare poll queue costs a machine that never polls: MemFree,
+# hardware contexts and reset time with and without it, 2 and 8 vCPUs, one boot each.
+bench-memory:
+	sh scripts/tree-fresh.sh
+	sh scripts/build.sh normal
+	sh scripts/initramfs.sh
+	sh scripts/bench-memory.sh
+
 # The series end to end: build, boot, io_poll switched on at run time, dd and
 # fio psync off/on side by side (guest/demo.sh), then a second boot of the series
 # kernel: 1, 2 and 4 readers by interrupt, polled and io_uring IOPOLL (bench-jobs.sh).
@@ -239,13 +261,24 @@ demo:
 
 # The series as a Debian package for a real machine (README "Try it on a real machine").
 # Not part of test: a distribution config takes far longer to build than tinyconfig.
+# Debian 12's kernel is the backport's (DEB_BASE), whatever BASE says.
+DEB_BASE ?= 6.12
+on-deb-base = $(MAKE) --no-print-directory BASE=$(DEB_BASE) BUILD=$(CURDIR)/build/$(DEB_BASE) \
+	KSRC=$(CURDIR)/build/$(DEB_BASE)/linux RESULTS=$(CURDIR)/build/$(DEB_BASE)/results
+
 deb:
 	sh scripts/deps.sh
+	$(on-deb-base) deb-here
+
+deb-here:
 	sh scripts/tree-fresh.sh
 	sh scripts/deb-config.sh
 	sh scripts/deb.sh
 
 deb-test:
+	$(on-deb-base) deb-test-here
+
+deb-test-here:
 	sh scripts/deb-boot.sh $(DEB_TEST_SCRIPTS)
 
 clean:

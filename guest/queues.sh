@@ -2,6 +2,7 @@
 # NVMe polling without a poll queue of the user's making: one test a file in
 # /guest/queues/ (run by guest/lib/runner.sh, each under its deadline, a kernel log
 # marker at its start), in this order:
+#  default  one poll queue by default, shared by the CPUs, and it polls
 #  per-cpu  polled readers on two CPUs use their own NVMe queues, and poll
 #  switch   echo 1 > io_poll under verifying load: on at once, no reset, no error
 #  iowait   only a runnable task beside the waiter makes it decline to poll
@@ -25,5 +26,5 @@ else
 	tap_not_ok "namespace 2 of the same controller (serial blkpoll0, nsid 2) present"
 fi
 
-run_group queues "per-cpu switch iowait hotplug" "$@"
+run_group queues "default per-cpu switch iowait hotplug" "$@"
 tap_end

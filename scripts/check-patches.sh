@@ -5,7 +5,7 @@
 #     touches build with W=1, and sparse (C=1) checks the C files it touches,
 #     adding no warning that the base does not have in the touched files;
 #  3. scripts/kernel-doc -none on every C file and header the series touches;
-#  4. the newest linux-source-6.12 in the archive versus the recorded base;
+#  4. the newest linux-source-$BASE in its suite versus the recorded base;
 #  5. the modular build: the series directories, at the last patch, build with
 #     Debian's config as make deb trims it (nvme, dm, md, null_blk as modules)
 #     and no module takes a built-in symbol of them that is not exported.
@@ -207,14 +207,24 @@ check_kerneldoc() {
 
 check_base() {
 	recorded=$BASE_VERSION
-	installed=$(dpkg-query -W -f '${Version}' "$BASE_PKG" 2>/dev/null || echo none)
-	newest=$(apt-cache madison "$BASE_PKG" 2>/dev/null | awk 'NR == 1 { print $3 }')
+	if [ "$BASE_SUITE" = bookworm ]; then
+		installed=$(dpkg-query -W -f '${Version}' "$BASE_PKG" 2>/dev/null || echo none)
+		newest=$(apt-cache madison "$BASE_PKG" 2>/dev/null | awk 'NR == 1 { print $3 }')
+	else
+		# fetched, not installed: source-fetch.sh's private package lists
+		installed=none
+		[ ! -f "$BASE_TARBALL" ] || installed=$BASE_VERSION
+		apt=$TOP/build/apt-$BASE_SUITE
+		newest=$(apt-cache -o Dir::Etc::SourceList="$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+			-o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" madison "$BASE_PKG" 2>/dev/null |
+			awk 'NR == 1 { print $3 }')
+	fi
 	printf '# base: recorded %s, installed %s, newest in the archive %s\n' \
 		"$recorded" "$installed" "${newest:-unknown}"
 	if [ -n "$newest" ] && dpkg --compare-versions "$newest" gt "$recorded"; then
 		printf '# WARNING: the archive has a newer %s (%s) than the recorded base %s:\n' \
 			"$BASE_PKG" "$newest" "$recorded"
-		printf '# WARNING: apt-get install %s, make apply, then refresh patches/BASE\n' "$BASE_PKG"
+		printf '# WARNING: take %s, make apply, then refresh patches/%s/BASE\n' "$BASE_PKG" "$BASE"
 	fi
 	if [ "$installed" = "$recorded" ]; then
 		printf 'ok - base: the installed %s is the recorded base\n' "$installed"

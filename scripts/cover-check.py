@@ -44,7 +44,7 @@ def main():
         cover = os.path.join(d, args.series, "0000-cover-letter.patch")
     errors = []
     cover_subject = str(headers(cover)["Subject"])
-    m = re.match(r"\[PATCH v\d+ 00/(\d+)\]", cover_subject)
+    m = re.match(r"\[PATCH v\d+ 0+/(\d+)\]", cover_subject)
     if not m or int(m.group(1)) != len(series):
         errors.append(f"cover subject does not say 00/{len(series)}: {cover_subject}")
     with open(cover, encoding="utf-8") as f:
