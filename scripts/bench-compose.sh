@@ -17,13 +17,15 @@ set -eu
 RESULTS=${RESULTS:-$BUILD/results}
 PUB_ROOT=${BENCH_PUBLISH_ROOT:-$TOP}
 
-# publish_dir: doc/results/v<N> for the cover letter's version; fails (and says how
-# to go on) when it already has a report.
+# publish_dir: doc/results/v<N>/<base> for the cover letters' version; fails (and says
+# how to go on) when it already has a report.
 publish_dir() {
-	_cl=$PUB_ROOT/patches/0000-cover-letter.patch
+	for _cl in "$PUB_ROOT/patches/$BASE/0000-cover-letter.patch" "$PUB_ROOT/patches/$BASE"/*/0000-cover-letter.patch; do
+		[ ! -f "$_cl" ] || break
+	done
 	_v=$(sed -n 's/^Subject: \[PATCH v\([0-9][0-9]*\)[] ].*/\1/p' "$_cl" 2>/dev/null | head -1)
 	[ -n "$_v" ] || die "bench: BENCH_PUBLISH=1: no '[PATCH vN' subject in $_cl to name the results folder"
-	_d=$PUB_ROOT/doc/results/v$_v
+	_d=$PUB_ROOT/doc/results/v$_v/$BASE
 	[ ! -e "$_d/bench.md" ] || die "bench: BENCH_PUBLISH=1: $_d/bench.md exists: results of series v$_v are kept, not overwritten. Remove it (git rm) to replace them, or publish after the cover letter names the next version; nothing was changed"
 	echo "$_d"
 }

@@ -23,7 +23,7 @@
 #        BENCH_KEEP=1   keep older bench-*.bench in $RESULTS (default: removed first)
 #        RESULTS        ($BUILD/results)
 #        BENCH_PUBLISH=1  also copy the finished report, plots and raw lines to
-#                       doc/results/v<N>/ (N: the cover letter's "[PATCH vN"); refused
+#                       doc/results/v<N>/<base>/ (N: the cover letters' "[PATCH vN"); refused
 #                       before anything runs when that folder already has a bench.md
 set -eu
 . "$(dirname "$0")/lib.sh"

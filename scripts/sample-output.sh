@@ -29,8 +29,8 @@ case $RESULTS in
 *) shown=$RESULTS ;;
 esac
 commit=$(cat "$RESULTS/stage-commit" 2>/dev/null || echo unknown)
-cover=$( (git -C "$TOP" show "${commit%-dirty}:patches/0000-cover-letter.patch" 2>/dev/null ||
-	cat "$TOP/patches/0000-cover-letter.patch") | sed -n 's/^Subject: \[PATCH \(v[0-9]*\) .*/\1/p')
+cover=$(sed -n 's/^Subject: \[PATCH \(v[0-9]*\) .*/\1/p' "$TOP/patches/$BASE"/*/0000-cover-letter.patch \
+	"$TOP/patches/$BASE/0000-cover-letter.patch" 2> /dev/null | head -1)
 
 # shellcheck disable=SC2046 # one path per TAP file, no spaces
 summary=$(cd "$TOP" && sh scripts/tap-summary.sh $(for t in $taps; do printf '%s/latest/%s\n' "$shown" "$t"; done)) ||
