@@ -38,7 +38,7 @@ ARGS ?=
 
 .PHONY: help deps base apply tree export export-check build build-debug initramfs smoke boot \
 	suite test host-tests lint check-patches demo clean distclean \
-	bench bench-quick bench-choice bench-memory kunit test-backport deb-here deb-test-here reliability-breaks polling-off-fails deb deb-test check-docs fast \
+	bench bench-quick bench-choice bench-memory kunit test-backport test-core test-core-here deb-here deb-test-here reliability-breaks polling-off-fails deb deb-test check-docs fast \
 	sample-output model
 
 help:
@@ -77,6 +77,7 @@ help:
 	@echo "                      -> $(RESULTS)/bench-choice.md (guest/bench-choice.sh; 36 cells, ~26 min)"
 	@echo "  make bench-memory   the default spare poll queue's cost: MemFree, hctx, reset time, 2 and 8 vCPUs"
 	@echo "                      -> $(RESULTS)/bench-memory/bench-memory.md (two boots, ~5 min)"
+	@echo "  make test-core      the fixes and core series without the choice: the polling tests pass (build/<base>-core)"
 	@echo "  make reliability-breaks  each reliability phase broken on purpose must fail (~18 min)"
 	@echo "  make polling-off-fails   smoke.sh and scheduling booted with nvme.spare_poll_queues=0 must fail (~2 min)"
 	@echo "  make deb            Debian packages of the patched kernel (Debian's config, localmodconfig"
@@ -206,6 +207,20 @@ test:
 	sh scripts/stage-time.sh suite $(MAKE) suite
 	sh scripts/stage-time.sh backport $(on-deb-base) test-backport
 	@sh scripts/stage-time.sh report
+
+# The fixes and the core without the choice series, in a work area of their own
+# (build/<base>-core): the guest tests of polling must pass on them too (CORE_SCRIPTS;
+# io_poll=1 then polls every synchronous I/O while its CPU is free). Not part of test.
+CORE_SCRIPTS ?= selftest.sh fs-poll.sh demo.sh readme.sh stacks.sh queues.sh:only=default+switch+iowait+hotplug no-spare-queue.sh passthrough.sh
+CORE_BUILD = $(CURDIR)/build/$(BASE)-core
+test-core:
+	$(MAKE) --no-print-directory BUILD=$(CORE_BUILD) KSRC=$(CORE_BUILD)/linux RESULTS=$(CORE_BUILD)/results test-core-here
+
+test-core-here:
+	sh scripts/apply.sh $$(sed -n '/^choice\//q; /^[a-z]/p' $(CURDIR)/patches/$(BASE)/series | wc -l)
+	sh scripts/build.sh normal
+	sh scripts/initramfs.sh
+	sh scripts/suite.sh smoke.sh $(CORE_SCRIPTS)
 
 # The backport on its base (make test's last stage): applies and round-trips, clean
 # under checkpatch, builds, and boots smoke.sh and the kselftest (BACKPORT_SCRIPTS).

@@ -22,10 +22,10 @@ t_expect 0 "the table has its 48 cells" sh -c 'printf "%s\n" "$1" | grep -q "^ok
 t_expect 0 "the table has the hybrid row of tlc100" sh -c 'printf "%s\n" "$1" | grep -q "^ok.the table has the hybrid row"' judge "$judged"
 
 # The table follows the patches' blk-poll.h: probes 8 times rarer change it.
-cp -R "$TOP/patches" "$d/p"
+cp -R "$TOP/patches/$(awk '!/^#/ && NF { print $1; exit }' "$TOP/patches/bases")" "$d/p"
 sed -i 's/^+#define BLK_POLL_PROBE_INTERVAL\t128$/+#define BLK_POLL_PROBE_INTERVAL\t1024/' \
-	"$d"/p/0017-*.patch
-t_expect 0 "(setup) a series whose probe interval is 1024" grep -q 'PROBE_INTERVAL.1024$' "$d"/p/0017-*.patch
+	"$d"/p/choice/0001-*.patch
+t_expect 0 "(setup) a series whose probe interval is 1024" grep -q 'PROBE_INTERVAL.1024$' "$d"/p/choice/0001-*.patch
 t_expect 0 "scripts/model.sh runs that series" env PATCHES="$d/p" sh "$TOP/scripts/model.sh"
 t_expect 0 "and its table is another" test "$T_OUT" != "$table"
 
