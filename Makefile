@@ -38,7 +38,7 @@ ARGS ?=
 
 .PHONY: help deps base apply tree export export-check build build-debug initramfs smoke boot \
 	suite test host-tests lint check-patches demo clean distclean \
-	bench bench-quick bench-choice bench-memory kunit test-backport test-core test-core-here deb-here deb-test-here reliability-breaks polling-off-fails deb deb-test check-docs fast \
+	bench bench-quick bench-choice bench-memory kunit test-backport test-core test-core-here fixes-on-stock deb-here deb-test-here reliability-breaks polling-off-fails deb deb-test check-docs fast \
 	sample-output model
 
 help:
@@ -77,6 +77,7 @@ help:
 	@echo "                      -> $(RESULTS)/bench-choice.md (guest/bench-choice.sh; 36 cells, ~26 min)"
 	@echo "  make bench-memory   the default spare poll queue's cost: MemFree, hctx, reset time, 2 and 8 vCPUs"
 	@echo "                      -> $(RESULTS)/bench-memory/bench-memory.md (two boots, ~5 min)"
+	@echo "  make fixes-on-stock io_uring IOPOLL on dm under io.max and suspend: stock fails, the series passes"
 	@echo "  make test-core      the fixes and core series without the choice: the polling tests pass (build/<base>-core)"
 	@echo "  make reliability-breaks  each reliability phase broken on purpose must fail (~18 min)"
 	@echo "  make polling-off-fails   smoke.sh and scheduling booted with nvme.spare_poll_queues=0 must fail (~2 min)"
@@ -207,6 +208,13 @@ test:
 	sh scripts/stage-time.sh suite $(MAKE) suite
 	sh scripts/stage-time.sh backport $(on-deb-base) test-backport
 	@sh scripts/stage-time.sh report
+
+# The fixes series' dm and blk-throttle fixes: stacks/dm-throttle.sh with io_uring
+# IOPOLL must fail on the unpatched base and pass on the series (two boots).
+fixes-on-stock:
+	sh scripts/tree-fresh.sh
+	sh scripts/build.sh normal
+	sh scripts/fixes-on-stock.sh
 
 # The fixes and the core without the choice series, in a work area of their own
 # (build/<base>-core): the guest tests of polling must pass on them too (CORE_SCRIPTS;

@@ -6,6 +6,10 @@
 # polls it, and dm's deferred work does the same after a resume: any of these left
 # tasks in D state for good (dm_poll_bio() racing dm_queue_poll_io()). After each step
 # no user task may be in D state. First a polled 4 KiB psync run shows the stack polls.
+# On a kernel without the series (no queue/io_poll_sync; boot it with
+# nvme.poll_queues=1, scripts/fixes-on-stock.sh) only io_uring IOPOLL polls: the same
+# steps run, psync and RWF_HIPRI then by interrupt, and the stock kernel's dm and
+# blk-throttle bugs show (the fixes series).
 # Run by guest/stacks.sh, or alone: sh /guest/stacks/dm-throttle.sh
 # shellcheck disable=SC2034 # REQUIRES, DEVICES, DEADLINE: read by guest/lib/runner.sh
 REQUIRES="fio dmsetup"
@@ -78,14 +82,16 @@ st_throttled() {
 	le "$_iops" $((RBPS * 3 / 2 / 262144)) && ge "$_iops" $((RBPS / 2 / 262144))
 }
 
-# st_suspend_loop: polled 4 KiB and 256 KiB readers (psync, RWF_HIPRI) for 8 s while
+# st_suspend_loop: polled 4 KiB and 256 KiB readers (psync, RWF_HIPRI, io_uring
+# IOPOLL) for 8 s while
 # the striped device is suspended and resumed 10 times
 st_suspend_loop() {
 	_dm=$(cat /tmp/stk.st) || return 1
 	# shellcheck disable=SC2086 # $PS and $HP are lists of options
 	fio_start --filename="$_dm" --rw=randread --time_based --runtime=8 \
 		--name=sus4k --bs=4k $PS --name=sus256k --bs=256k $PS \
-		--name=sushipri4k --bs=4k $HP --name=sushipri256k --bs=256k $HP
+		--name=sushipri4k --bs=4k $HP --name=sushipri256k --bs=256k $HP \
+		--name=susiopoll4k --bs=4k $UP --name=susiopoll256k --bs=256k $UP
 	suspend_cycles stkst
 }
 
@@ -96,11 +102,16 @@ st_down() {
 	set_io_poll "$DISK2" 0 || true
 }
 
+UP="--ioengine=io_uring --hipri --direct=1"
 rm -f /tmp/stk.st
 deadline "$(s 30)" "dm-throttle: dm-striped stkst over $DISK and $DISK2 (4 KiB chunks), io_poll=1 everywhere" st_create
 dm=$(cat /tmp/stk.st 2> /dev/null || echo /dev/null)
-deadline "$(s 60)" "dm-throttle: polled 4 KiB psync reads on the striped device take <= 0.01 interrupts per I/O" \
-	ipi_reads "$dm" MAX --size=512M
+if [ -e "/sys/block/${DISK#/dev/}/queue/io_poll_sync" ]; then
+	deadline "$(s 60)" "dm-throttle: polled 4 KiB psync reads on the striped device take <= 0.01 interrupts per I/O" \
+		ipi_reads "$dm" MAX --size=512M
+else
+	tap_skip "dm-throttle: polled 4 KiB psync reads on the striped device" "a kernel without the series: no synchronous polling"
+fi
 dl_run "$(s 20)" cg_setup || true
 if [ "$DL_RC" = 3 ] || ! [ -e "$CGT/io.max" ]; then
 	tap_skip "dm-throttle: polled readers under io.max rbps" "no io controller or io.max (CONFIG_BLK_DEV_THROTTLING)"
@@ -115,8 +126,9 @@ else
 	deadline "$(s 60)" "dm-throttle: io.max rbps=$RBPS, 2 RWF_HIPRI jobs read 256 KiB blocks at 1/2 to 3/2 of the limit" \
 		st_throttled thrhipri $HP
 	none_stuck "RWF_HIPRI under io.max"
+	# shellcheck disable=SC2086 # $UP is a list of options
 	deadline "$(s 60)" "dm-throttle: io.max rbps=$RBPS, 2 io_uring IOPOLL jobs read 256 KiB blocks at 1/2 to 3/2 of the limit" \
-		st_throttled thriopoll --ioengine=io_uring --hipri --direct=1
+		st_throttled thriopoll $UP
 	none_stuck "io_uring IOPOLL under io.max"
 fi
 deadline "$(s 90)" "dm-throttle: 10 suspend/resume cycles under polled 4 KiB and 256 KiB readers: 0 errors, no hang" \
