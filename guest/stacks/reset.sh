@@ -1,6 +1,8 @@
 #!/bin/sh
-# Controller resets to more, then fewer queues (nvme write_queues, poll_queues)
-# under a RWF_HIPRI reader: no hang, it completes or gets EIO; afterwards reads poll.
+# Controller resets to more, then fewer queues (nvme write_queues, spare_poll_queues)
+# under a RWF_HIPRI reader: no hang, it completes or gets EIO; then a reset back to the
+# parameters the boot had, and reads poll. spare_poll_queues, not poll_queues: a
+# poll_queues once written, 0 included, replaces the spare poll queue for good.
 # Run by guest/stacks.sh, or alone: sh /guest/stacks/reset.sh
 # shellcheck disable=SC2034 # REQUIRES, DEVICES, DEADLINE: read by guest/lib/runner.sh
 REQUIRES="fio"
@@ -10,7 +12,7 @@ set -u
 . /guest/lib/stacks.sh
 
 WQ=/sys/module/nvme/parameters/write_queues
-PQ=/sys/module/nvme/parameters/poll_queues
+PQ=/sys/module/nvme/parameters/spare_poll_queues
 ctrl_live() {
 	[ "$(cat "/sys/class/nvme/$1/state")" = live ]
 }
@@ -20,19 +22,17 @@ reset_ctrl() {
 	dl_until 30 ctrl_live "$1" || { echo "$1 not live 30 s after the reset"; return 1; }
 	tap_diag "$1 live after the reset: $(dmesg | grep "$1: .*queues" | tail -1 | sed 's/^\[[^]]*\] //')"
 }
-# queues N: write_queues=N, and poll_queues=N where the parameter is writable
+# queues N: write_queues=N and spare_poll_queues=N
 queues() {
-	set_attr "$WQ" "$1" || return 1
-	if [ -w "$PQ" ]; then
-		set_attr "$PQ" "$1" || tap_diag "poll_queues=$1 refused"
-	fi
-	tap_diag "nvme write_queues=$(cat "$WQ") poll_queues=$(cat "$PQ" 2> /dev/null || echo absent)"
+	set_attr "$WQ" "$1" && set_attr "$PQ" "$1" || return 1
+	tap_diag "nvme write_queues=$(cat "$WQ") spare_poll_queues=$(cat "$PQ")"
 }
 reset_step() {
 	_c=$(nvme_ctrl "$DISK")
 	[ -e "/sys/class/nvme/$_c/reset_controller" ] || { echo "no controller for $DISK"; return 1; }
 	io_poll_is "$DISK" 1 || return 1
-	_w0=$(cat "$WQ") _p0=$(cat "$PQ" 2> /dev/null || echo 0)
+	[ -w "$PQ" ] || { echo "no nvme spare_poll_queues"; return 1; }
+	_w0=$(cat "$WQ") _p0=$(cat "$PQ")
 	# RWF_HIPRI: polled I/O in flight across each reset, whatever io_poll measured
 	# shellcheck disable=SC2086
 	fio_start --name=resetread --filename="$DISK" --size=512M --rw=randread --bs=4k $HP \
@@ -45,8 +45,8 @@ reset_step() {
 	tap_diag "resets done; the polled reader is $(fio_running && echo still running || echo finished)"
 	while fio_running; do sleep 0.5; done
 	fio_wait
-	set_attr "$WQ" "$_w0" || true
-	[ ! -w "$PQ" ] || set_attr "$PQ" "$_p0" || true
+	# the boot's queues again, so that what follows polls as before
+	set_attr "$WQ" "$_w0" && set_attr "$PQ" "$_p0" && reset_ctrl "$_c" || _bad=1
 	tap_diag "$(fio_figures)"
 	grep -iE 'error|err=' "$FIO_LOG" | head -5
 	[ "$_bad" = 0 ] || { echo "a queue change or reset failed"; return 1; }
