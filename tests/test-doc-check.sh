@@ -8,6 +8,8 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 d=$(mktemp -d)
+# a cover letter of the default base's series
+COVER=patches/7.2/choice/0000-cover-letter.patch
 trap 'rm -rf "$d"' EXIT INT TERM
 
 t_expect 0 "the tree's documents pass" python3 "$TOP/scripts/doc-check.py" "$TOP"
@@ -37,7 +39,7 @@ t_expect 1 "a patch file name that does not exist fails" python3 "$TOP/scripts/d
 t_grep 'no patch file 0016-Documentation-block-io-polling.patch in patches/' "it names the patch file"
 
 fresh
-printf '\nPatch 0014-block-choose-the-faster-way does it.\n' >> "$d/t/patches/0000-cover-letter.patch"
+printf '\nPatch 0014-block-choose-the-faster-way does it.\n' >> "$d/t/$COVER"
 t_expect 1 "a patch name without .patch that no file starts with fails (cover letter)" \
 	python3 "$TOP/scripts/doc-check.py" "$d/t"
 t_grep 'no patch file 0014-block-choose-the-faster-way in patches/' "it names it"
@@ -45,11 +47,11 @@ t_grep 'no patch file 0014-block-choose-the-faster-way in patches/' "it names it
 fresh
 printf '\nThe suite has 9 KUnit cases.\n' >> "$d/t/README.md"
 t_expect 1 "a wrong KUnit case count fails" python3 "$TOP/scripts/doc-check.py" "$d/t"
-cases=$(cat "$TOP"/patches/0*.patch | grep -c '^+[[:space:]]*KUNIT_CASE(')
+cases=$(cat "$TOP"/patches/7.2/*/0*.patch | grep -c '^+[[:space:]]*KUNIT_CASE(')
 t_grep "says '9 KUnit cases', the patches add $cases KUNIT_CASE" "it says what the patches add ($cases)"
 
 fresh
-sed -i "s/one suite, $cases cases/one suite, $((cases + 1)) cases/" "$d/t/patches/0000-cover-letter.patch"
+printf '\nKUnit (one suite, %s cases).\n' $((cases + 1)) >> "$d/t/$COVER"
 t_expect 1 "a wrong KUnit count in the cover letter fails" python3 "$TOP/scripts/doc-check.py" "$d/t"
 
 fresh
@@ -73,11 +75,15 @@ t_expect 0 "TEST_SCRIPTS set for this run does not change the count" \
 	env TEST_SCRIPTS=smoke.sh MAKEFLAGS='TEST_SCRIPTS=smoke.sh' python3 "$TOP/scripts/doc-check.py" "$d/t"
 
 fresh
-# the README's "now at series vN with M patches", M one short of patches/series
-npatches=$(grep -c . "$TOP/patches/series")
-sed -i "s/\(now at series v[0-9]*\) with $npatches/\1 with $((npatches - 1))/" "$d/t/README.md"
+# a count in the README that is no series' and no base's (7.2: 19 in all)
+npatches=$(grep -c . "$TOP/patches/7.2/series")
+printf '\nThe series have %s patches.\n' $((npatches + 5)) >> "$d/t/README.md"
 t_expect 1 "a wrong patch count fails" python3 "$TOP/scripts/doc-check.py" "$d/t"
-t_grep "says '$((npatches - 1)) patches', patches/series has $npatches" "it says what the series has"
+t_grep "says '$((npatches + 5)) patches', the series have \[" "it says what the series have"
+fresh
+printf '\nThis series has 3 patches.\n' >> "$d/t/$COVER"
+t_expect 1 "a cover letter counting other than its series fails" python3 "$TOP/scripts/doc-check.py" "$d/t"
+t_grep "says '3 patches', its series has" "it says what its series has"
 
 fresh
 printf '\n`make bench` (six boots) compares stock and series.\n' >> "$d/t/README.md"
@@ -89,7 +95,7 @@ t_expect 1 "a path in backticks that does not exist fails" python3 "$TOP/scripts
 
 fresh
 # the cover letter's changelog may cite an earlier version's results that git history holds
-printf '\nv1 measured it (doc/results/v1/never-kept.md).\n' >> "$d/t/patches/0000-cover-letter.patch"
+printf '\nv1 measured it (doc/results/v1/never-kept.md).\n' >> "$d/t/$COVER"
 t_expect 1 "an earlier version's results path git history never held fails (cover letter)" \
 	python3 "$TOP/scripts/doc-check.py" "$d/t"
 t_grep 'no such file in the repository: doc/results/v1/never-kept.md' "it names the path"
@@ -108,7 +114,7 @@ t_expect 1 "a README of 121 lines fails" python3 "$TOP/scripts/doc-check.py" "$d
 t_grep '^README.md: 121 lines, the front page has at most 120' "it says how long it is and the limit"
 
 # Another version than the cover letter's, in README.md or doc/.
-v=$(sed -n 's/^Subject: \[PATCH v\([0-9]*\) .*/\1/p' "$TOP/patches/0000-cover-letter.patch")
+v=$(sed -n 's/^Subject: \[PATCH v\([0-9]*\) .*/\1/p' "$TOP/$COVER")
 fresh
 printf '\nOn v%s the same read did 1.70x.\n' $((v - 1)) >> "$d/t/README.md"
 t_expect 1 "a figure of v$((v - 1)) in README.md fails" python3 "$TOP/scripts/doc-check.py" "$d/t"
@@ -136,7 +142,9 @@ t_expect 0 "earlier versions in doc/results/history.md pass" python3 "$TOP/scrip
 # The version is the cover letter's: bumped there, the old one fails until the
 # documents follow it (its results folder renamed, its name replaced).
 fresh
-sed -i "s/^Subject: \[PATCH v$v /Subject: [PATCH v$((v + 1)) /" "$d/t/patches/0000-cover-letter.patch"
+for c in "$d/t"/patches/*/*/0000-cover-letter.patch "$d/t"/patches/*/0000-cover-letter.patch; do
+	[ ! -f "$c" ] || sed -i "s/^Subject: \[PATCH v$v /Subject: [PATCH v$((v + 1)) /" "$c"
+done
 t_expect 1 "the cover letter at v$((v + 1)): README.md and doc/ naming v$v fail" python3 "$TOP/scripts/doc-check.py" "$d/t"
 t_grep "^README.md:[0-9]+: names v$v .*the series is v$((v + 1))" "v$((v + 1)) is read from the cover letter"
 [ ! -d "$d/t/doc/results/v$v" ] || mv "$d/t/doc/results/v$v" "$d/t/doc/results/v$((v + 1))"
