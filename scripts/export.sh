@@ -1,6 +1,6 @@
 #!/bin/sh
 # Write base..HEAD of $KSRC as $PATCHES/0001-*.patch and regenerate $PATCHES/series.
-# A base whose series file names its patches dir/NNNN-*.patch holds several series,
+# Where OUT's series file names its patches dir/NNNN-*.patch it holds several series,
 # stacked: the tree has a branch per series ending at its last patch (apply.sh sets
 # them; git rebase -i --update-refs keeps them), and each is written into its own
 # directory, numbered from 1, the last one ending at HEAD.
@@ -24,8 +24,9 @@ OUT=$(cd "$OUT" && pwd)
 tmp=$(mktemp -d "$OUT/.export.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-# The series of this base, in order: the directory prefixes of $PATCHES/series.
-subs=$(sed -n 's|^\([A-Za-z0-9_-]*\)/.*|\1|p' "$PATCHES/series" 2>/dev/null | awk '!seen[$0]++')
+# The series in OUT, in order: the directory prefixes of the series file there (a
+# new layout starts from a series file naming them).
+subs=$(sed -n 's|^\([A-Za-z0-9_-]*\)/.*|\1|p' "$OUT/series" 2>/dev/null | awk '!seen[$0]++')
 
 # format RANGE DIR: RANGE as DIR/0001-*.patch ..., their names (DIR/-prefixed) on stdout
 format() {

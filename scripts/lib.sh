@@ -15,7 +15,7 @@ KSRC=${KSRC:-$BUILD/linux}
 BASE_PKG=linux-source-$BASE
 # The Debian version of $BASE_PKG the series applies to: make deps installs or
 # fetches exactly this one, base.sh refuses another (a newer upload may not take the patches).
-BASE_VERSION=$(cat "$PATCHES/BASE" 2> /dev/null || true)
+BASE_VERSION=$(cat "$TOP/patches/$BASE/BASE" 2> /dev/null || true)
 # Where its tarball is (env BASE_TARBALL: another, for the tests of the tooling).
 if [ -n "${BASE_TARBALL:-}" ]; then
 	:

@@ -45,6 +45,9 @@ for f in "$PATCHES"/[0-9][0-9][0-9][0-9]-*.patch "$PATCHES"/*/[0-9][0-9][0-9][0-
 	[ -e "$tmp/want/$rel" ] || { mkdir -p "$tmp/want/$(dirname "$rel")"; cp "$f" "$tmp/want/$rel"; }
 done
 cp "$PATCHES/series" "$tmp/want/series"
+# the series file says how the patches are laid out
+mkdir "$tmp/got"
+cp "$PATCHES/series" "$tmp/got/series"
 KSRC=$RT sh "$TOP/scripts/export.sh" "$tmp/got"
 rm -f "$tmp/got/BASE"
 

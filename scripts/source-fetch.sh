@@ -40,6 +40,7 @@ got=$(dpkg-deb -f "$deb" Version)
 [ "$got" = "$BASE_VERSION" ] || die "source: downloaded $BASE_PKG $got, wanted $BASE_VERSION"
 out=${BASE_TARBALL%/usr/src/*}
 rm -rf "$out.tmp"
+mkdir -p "${out%/*}"
 dpkg-deb -x "$deb" "$out.tmp"
 mv "$out.tmp" "$out"
 stage "source: $BASE_PKG $got ($(sha256sum "$deb" | cut -c1-16)...) unpacked into $out"

@@ -102,7 +102,7 @@ fi
 t_expect 0 "the committed series is checkpatch --strict clean" \
 	sh "$S/check-patches.sh" checkpatch
 
-cp "$TOP"/patches/series "$TOP"/patches/0*.patch "$d/"
+cp -R "$TOP/patches/${BASE:-7.2}/." "$d/"
 first=$(sed -n 1p "$d/series")
 # A trailing space on an added line is an error checkpatch always reports.
 awk '!done && /^\+[^+]/ { print $0 " "; done = 1; next } { print }' "$d/$first" > "$d/x"

@@ -8,9 +8,10 @@ set -eu
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT INT TERM
 
-mkdir -p "$d/top/scripts" "$d/top/patches"
+mkdir -p "$d/top/scripts" "$d/top/patches/7.2"
 cp "$TOP/scripts/suite.sh" "$TOP/scripts/lib.sh" "$TOP/scripts/tap-summary.sh" "$d/top/scripts/"
-cp "$TOP/patches/BASE" "$d/top/patches/"
+cp "$TOP/patches/bases" "$d/top/patches/"
+cp "$TOP/patches/7.2/BASE" "$d/top/patches/7.2/"
 # boot.sh -v VARIANT -l LOG SCRIPT ARGS...: LOG's .tap says what was booted;
 # fail.sh boots fail.
 cat > "$d/top/scripts/boot.sh" <<'BOOT'
