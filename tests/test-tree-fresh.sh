@@ -13,6 +13,7 @@ cp "$TOP/scripts/tree-fresh.sh" "$TOP/scripts/lib.sh" "$d/top/scripts/"
 P=$d/top/patches
 K=$d/linux
 printf '6.12\tbookworm\tthe only base here\n' > "$P/bases"
+export BASE=6.12
 cat > "$d/top/scripts/apply.sh" <<'APPLY'
 #!/bin/sh
 set -eu
