@@ -79,7 +79,7 @@ kbuild() {
 # does not know __typeof_unqual__, which 7.x headers use everywhere, and then fails
 # every file; the bisect builds are then W=1 only, and say so.
 sparse_usable() {
-	grep -qs __typeof_unqual__ "$TREE/include/asm-generic/rwonce.h" || return 0
+	grep -qs __typeof_unqual__ "$TREE/include/linux/compiler_types.h" || return 0
 	_t=$(mktemp --suffix=.c)
 	printf 'int f(void) { const int a = 0; return (__typeof_unqual__(a))a; }\n' > "$_t"
 	_e=$(sparse "$_t" 2>&1 | grep -c 'error:' || true)
