@@ -7,13 +7,15 @@
 #   BENCH mem smp=<n> spare=<0|n> rep=<i> memfree_kib=<k> hctx=<n> queues=<d/r/p> reset_ms=<ms>
 # A controller probed without poll queues has no poll map to fill: boot with the
 # default (nvme.spare_poll_queues=1) for the alternation to be on and off.
-# args: reps=<n> (5)
+# MemFree drifts upwards for minutes after boot: the report compares each reset with
+# the queue against the two without it around it (scripts/bench-memory-report.py).
+# args: reps=<n> (8)
 set -eu
 . /guest/lib/tap.sh
 . /guest/lib/fio-check.sh
 . /guest/lib/deadline.sh
 
-REPS=5
+REPS=8
 for a in "$@"; do
 	case $a in reps=*) REPS=${a#reps=} ;; esac
 done

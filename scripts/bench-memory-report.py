@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Report of guest/bench-memory.sh's BENCH lines: per CPU count, the cost of the spare
-poll queue as the difference of MemFree between a reset without it (spare=0) and the
-reset after it with it, paired within a repetition, with a 95% confidence interval
+poll queue: MemFree after a reset with it against the mean of the resets without it
+just before and just after (the boot's MemFree drifts upwards for minutes, by more than
+the queue costs: bracketing removes a linear drift), with a 95% confidence interval
 (Student's t); hardware contexts and reset times either way.
 
 usage: bench-memory-report.py LINES   (BENCH mem smp=.. spare=.. rep=.. memfree_kib=..
@@ -42,15 +43,18 @@ def main():
         off = {r["rep"]: r for r in rows[smp] if r["spare"] == "0"}
         on = {r["rep"]: r for r in rows[smp] if r["spare"] != "0"}
         reps = sorted(set(off) & set(on), key=int)
-        if not reps:
-            sys.exit(f"bench-memory-report: smp={smp}: no repetition with both resets")
-        cost = [int(off[r]["memfree_kib"]) - int(on[r]["memfree_kib"]) for r in reps]
+        # on(i) lies between off(i) and off(i + 1)
+        bracketed = [r for r in reps if str(int(r) + 1) in off]
+        if not bracketed:
+            sys.exit(f"bench-memory-report: smp={smp}: no reset with it between two without it")
+        cost = [(int(off[r]["memfree_kib"]) + int(off[str(int(r) + 1)]["memfree_kib"])) / 2
+                - int(on[r]["memfree_kib"]) for r in bracketed]
         m, ci = mean_ci(cost)
         roff = statistics.median(int(off[r]["reset_ms"]) for r in reps)
         ron = statistics.median(int(on[r]["reset_ms"]) for r in reps)
         q = lambda d: "/".join(sorted({d[r]["queues"] for r in reps}))
         h = lambda d: "/".join(sorted({d[r]["hctx"] for r in reps}))
-        print(f"| {smp} | {q(off)} / {q(on)} | {h(off)} / {h(on)} | {m:.0f} ± {ci:.0f} (n={len(reps)}) "
+        print(f"| {smp} | {q(off)} / {q(on)} | {h(off)} / {h(on)} | {m:.0f} ± {ci:.0f} (n={len(bracketed)}) "
               f"| {roff:.0f} / {ron:.0f} |")
 
 
