@@ -81,7 +81,6 @@ if [ "${BENCH_PUBLISH:-0}" = 1 ]; then
 	cat "$RESULTS"/bench-*.bench 2>/dev/null | grep -a '^BENCH ' > "$PUBDIR/bench-lines.txt" ||
 		rm -f "$PUBDIR/bench-lines.txt"
 	[ ! -s "${hlog%.log}.bench" ] || cp "${hlog%.log}.bench" "$PUBDIR/bench-hybrid.bench"
-	[ ! -s "$jlog" ] || grep -a 'BENCH test=jobs ' "$jlog" > "$PUBDIR/bench-jobs.lines"
 	{
 		echo "# made $(date -u '+%Y-%m-%d %H:%M UTC') at $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?')"
 		env | grep '^BENCH_' | sort | tr '\n' ' '

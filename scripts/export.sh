@@ -26,7 +26,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 
 # The series in OUT, in order: the directory prefixes of the series file there (a
 # new layout starts from a series file naming them).
-subs=$(sed -n 's|^\([A-Za-z0-9_-]*\)/.*|\1|p' "$OUT/series" 2>/dev/null | awk '!seen[$0]++')
+subs=$(series_names "$OUT/series")
 
 # format RANGE DIR: RANGE as DIR/0001-*.patch ..., their names (DIR/-prefixed) on stdout
 format() {

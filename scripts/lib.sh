@@ -35,6 +35,12 @@ ccache_env() {
 	mkdir -p "$CCACHE_DIR"
 }
 
+# series_names FILE: the series a series file names (its dir/ prefixes), in order;
+# nothing for a base with one series
+series_names() {
+	sed -n 's|^\([A-Za-z0-9_-]*\)/.*|\1|p' "$1" 2>/dev/null | awk '!seen[$0]++'
+}
+
 stage() {
 	printf '==> %s\n' "$*" >&2
 }

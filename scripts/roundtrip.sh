@@ -58,7 +58,7 @@ fi
 n=$(printf '%s\n' "$list" | wc -l)
 # The cover letters are written by hand: their subjects, shortlogs and diffstats must
 # still be their series'.
-subs=$(printf '%s\n' "$list" | sed -n 's|^\([^/]*\)/.*|\1|p' | awk '!seen[$0]++')
+subs=$(series_names "$PATCHES/series")
 if [ -z "$subs" ]; then
 	if [ -f "$PATCHES/0000-cover-letter.patch" ]; then
 		python3 "$TOP/scripts/cover-check.py" --shortstat "$(git -C "$RT" diff --shortstat base HEAD)" "$PATCHES" ||
